@@ -1,0 +1,82 @@
+# dogcase developer and CI entry points. Every target can be run again safely.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
+RUNSERVER_ADDR := 127.0.0.1:8000
+
+.PHONY: help venv run test test-sqlite test-postgres bench lint fmt pg-start pg-stop browsers clean
+
+help:
+	@echo "make venv       create .venv and install requirements (only when they changed)"
+	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
+	@echo "make test       lint, then the tests on SQLite and on PostgreSQL (browser tests included)"
+	@echo "make bench      run the benchmarks (bench/run.py)"
+	@echo "make lint       ruff check + ruff format --check"
+	@echo "make fmt        ruff format + ruff check --fix"
+	@echo "make pg-start   start the throwaway PostgreSQL cluster; make pg-stop removes it"
+	@echo "make browsers   install Debian's chromium when /usr/bin/chromium is missing"
+	@echo "make clean      remove .venv, caches and var/"
+
+# Reinstall only when a requirements or project file is newer than the stamp.
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	@if ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
+		pybin=$$(scripts/find-python.sh) || exit 1; \
+		echo "creating $(VENV) with $$pybin"; \
+		rm -rf $(VENV); \
+		"$$pybin" -m venv $(VENV); \
+	fi
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet -e .
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+run: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	@echo "Serving on http://$(RUNSERVER_ADDR)/ (log in with one of the demo logins above)"
+	$(PY) manage.py runserver $(RUNSERVER_ADDR)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+fmt: venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+test: lint browsers
+	scripts/test-sqlite.sh
+	scripts/test-postgres.sh
+
+test-sqlite: venv browsers
+	scripts/test-sqlite.sh
+
+test-postgres: venv browsers
+	scripts/test-postgres.sh
+
+bench: venv
+	$(PY) bench/run.py
+
+pg-start:
+	@scripts/pg.sh start
+
+pg-stop:
+	@scripts/pg.sh stop
+
+browsers:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" -ne 0 ]; then echo "missing $(CHROMIUM): sudo apt-get install chromium" >&2; exit 1; fi; \
+		echo "installing Debian's chromium"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y --no-install-recommends chromium \
+			|| { apt-get update && apt-get install -y --no-install-recommends chromium; }; \
+	fi
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,187 @@
+"""dogcase settings: one file, configured by environment variables, with safe defaults for development.
+
+Environment variables (all optional in development):
+
+    DEBUG                 True/False (default True). Production must set False.
+    SECRET_KEY            required when DEBUG is False; in development one is generated into var/secret_key.
+    ALLOWED_HOSTS         comma-separated (development default: localhost,127.0.0.1).
+    CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://dogcase.example.org.
+    DATABASE_URL          e.g. postgres://user@127.0.0.1:5432/dogcase; default SQLite in var/dogcase.sqlite3.
+    DB_CONN_MAX_AGE       seconds to keep database connections (default 0).
+    SECURE_COOKIES        True/False: session and CSRF cookies over HTTPS only (default: not DEBUG).
+    SECURE_PROXY_SSL      True/False: trust X-Forwarded-Proto from the proxy in front (default False).
+    DOGCASE_VAR_DIR       where local state lives (default var/ in the checkout).
+"""
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+
+def envbool(name: str, default: str) -> bool:
+    """Read a boolean strictly: only "True" or "False" (like healthchecks), so a typo never flips a switch."""
+    value = os.getenv(name, default)
+    if value not in ("True", "False"):
+        raise ImproperlyConfigured(f"Unexpected value {name}={value!r}, use 'True' or 'False'")
+    return value == "True"
+
+
+def envint(name: str, default: str) -> int:
+    value = os.getenv(name, default)
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"Unexpected value {name}={value!r}, use an integer") from None
+
+
+def envlist(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.getenv("DOGCASE_VAR_DIR", BASE_DIR / "var"))
+
+DEBUG = envbool("DEBUG", "True")
+
+
+def _development_secret_key() -> str:
+    # Generated once so sessions survive restarts, and never committed (var/ is ignored by git).
+    path = VAR_DIR / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:
+        with open(path, "x") as f:
+            f.write(key)
+    except FileExistsError:
+        # Another process won the race; use its key.
+        return path.read_text().strip()
+    path.chmod(0o600)
+    return key
+
+
+if os.getenv("SECRET_KEY"):
+    SECRET_KEY = os.environ["SECRET_KEY"]
+elif DEBUG:
+    SECRET_KEY = _development_secret_key()
+else:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is False")
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1" if DEBUG else "")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    # Our apps first, so their templates (registration/login.html) win over contrib's.
+    "dogcase.staff",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "ninja",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+if os.getenv("DATABASE_URL"):
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=envint("DB_CONN_MAX_AGE", "0")
+        )
+    }
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "dogcase.sqlite3",
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "staff:home"
+LOGOUT_REDIRECT_URL = "staff:home"
+
+LANGUAGE_CODE = "en-us"
+# Every city dogcase serves is in Minnesota; deadlines are computed in this zone.
+TIME_ZONE = "America/Chicago"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+if DEBUG:
+    # WhiteNoise warns when STATIC_ROOT is missing; in development, before any collectstatic, it is empty.
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Hashed names need `collectstatic`, which production runs and development does not.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# Security: cookies over HTTPS only outside development; no framing; no sniffing.
+SECURE_COOKIES = envbool("SECURE_COOKIES", str(not DEBUG))
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if envbool("SECURE_PROXY_SSL", "False"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
+}

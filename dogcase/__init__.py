@@ -1,0 +1,1 @@
+"""dogcase: a Minnesota city's dangerous-dog law, run end to end."""

@@ -1,0 +1,5 @@
+import sys
+
+from dogcase.cli import main
+
+sys.exit(main())

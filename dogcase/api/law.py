@@ -1,0 +1,153 @@
+"""The law engine over HTTP: public, read-only computations over public law.
+
+No login and no CSRF token: these routes read no session, touch no personal data and write nothing, so a
+forged cross-site request can learn or change nothing (ninja checks CSRF only for cookie-authenticated routes,
+and these have no authentication at all).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any
+from zoneinfo import ZoneInfo
+
+from ninja import Field, Query, Router, Schema
+from pydantic import BeforeValidator
+
+from dogcase import law
+from dogcase.api.errors import ERRORS
+
+PUBLIC = (
+    "Public: no login needed. A read-only computation over public law — no personal data is stored and "
+    "nothing is written."
+)
+
+router = Router(tags=["law"])
+
+
+def _iso_date(value: Any) -> dt.date:
+    # Only the written form YYYY-MM-DD: pydantic would otherwise take a number as a Unix timestamp.
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("must be a date written YYYY-MM-DD")
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a real date (YYYY-MM-DD)") from None
+
+
+IsoDate = Annotated[dt.date, BeforeValidator(_iso_date)]
+
+
+class OnQuery(Schema):
+    on: IsoDate | None = Field(None, description="Read the law as in force on this date (default: today in the jurisdiction).")
+
+
+class JurisdictionOut(Schema):
+    id: str
+    name: str
+    kind: str
+    layer_over: str | None
+    timezone: str
+
+
+class FactOut(Schema):
+    id: str
+    type: str
+    values: list[str]
+    question: str
+
+
+class ClassifyIn(Schema):
+    incident_date: IsoDate = Field(..., description="The incident date: the law in force that day is applied.")
+    facts: dict[str, Any] = Field(
+        default_factory=dict, description="Fact name -> value (see GET /facts); a fact left out is unknown."
+    )
+
+
+class DeadlineIn(Schema):
+    deadline: str = Field(..., description="The deadline id, e.g. owner.request_hearing (see the law's `deadlines`).")
+    events: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Event -> date (YYYY-MM-DD) or instant with UTC offset, e.g. {\"notice_date\": \"2026-03-02\"}.",
+    )
+    on: IsoDate | None = Field(None, description="Read the law as in force on this date (default: the trigger's date).")
+    settings: dict[str, Any] = Field(default_factory=dict, description="City settings the text leaves open.")
+
+
+def _today_in(jurisdiction) -> dt.date:
+    return dt.datetime.now(ZoneInfo(jurisdiction.pack.timezone)).date()
+
+
+@router.get("/jurisdictions", response={200: list[JurisdictionOut], **ERRORS}, description=PUBLIC)
+def list_jurisdictions(request):
+    return [j.describe() for j in law.library().jurisdictions.values()]
+
+
+@router.get("/facts", response={200: list[FactOut], **ERRORS}, description="The fact vocabulary. " + PUBLIC)
+def list_facts(request):
+    return [
+        {"id": f.id, "type": f.type, "values": list(f.ordered_values), "question": f.question}
+        for f in law.library().facts.facts.values()
+    ]
+
+
+@router.get(
+    "/jurisdictions/{id}/law",
+    response={200: dict[str, Any], **ERRORS},
+    description="Every provision in force on `on`, by layer, with designations, defects, settings and holidays. "
+    + PUBLIC,
+)
+def show_law(request, id: str, params: Query[OnQuery]):
+    j = law.library().get(id)
+    return j.show(params.on or _today_in(j))
+
+
+@router.get(
+    "/jurisdictions/{id}/conflicts",
+    response={200: dict[str, Any], **ERRORS},
+    description="Where the city departs from state law on `on`, with both citations and what dogcase applies. "
+    + PUBLIC,
+)
+def show_conflicts(request, id: str, params: Query[OnQuery]):
+    lib = law.library()
+    j = lib.get(id)
+    return law.conflicts(id, params.on or _today_in(j), lib=lib)
+
+
+@router.post(
+    "/jurisdictions/{id}/classify",
+    response={200: dict[str, Any], **ERRORS},
+    description="What the incident facts make the dog, under the law in force on the incident date, and why. "
+    + PUBLIC,
+)
+def classify(request, id: str, payload: ClassifyIn):
+    with _body_fields():
+        return law.classify(id, payload.facts, payload.incident_date)
+
+
+@router.post(
+    "/jurisdictions/{id}/deadline",
+    response={200: dict[str, Any], **ERRORS},
+    description="By when an act is due (or allowed), from the events given, with every provision that sets it. "
+    + PUBLIC,
+)
+def deadline(request, id: str, payload: DeadlineIn):
+    law.library().get(id)  # an unknown jurisdiction is a 404 before any body field is judged
+    with _body_fields():
+        events = law.parse_events(payload.events, "events")
+        return law.deadline(id, payload.deadline, events, on=payload.on, settings=payload.settings or None)
+
+
+class _body_fields:
+    """Engine errors name fields of the body ("facts.bit"); the API names them where they are ("body.facts.bit")."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if isinstance(exc, law.InputError) and not isinstance(exc, law.UnknownJurisdiction):
+            if exc.field in ("date", "on") or exc.field.split(".")[0] in ("facts", "events", "settings", "deadline"):
+                exc.field = "body." + ("incident_date" if exc.field == "date" else exc.field)
+        return False

@@ -1,0 +1,150 @@
+"""The `dogcase` command: the law engine's questions from the shell, answered in JSON.
+
+Exit codes: 0 answered, 2 bad input or an invalid law pack (the message names the field or file and line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from dogcase import law
+from dogcase.law.errors import InputError, LawError, PackError
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own errors exit 2 too, with our JSON shape
+        _fail("arguments", message)
+
+
+def _fail(field: str, rule: str) -> None:
+    json.dump({"error": {"field": field, "rule": rule}}, sys.stderr, indent=2)
+    sys.stderr.write("\n")
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _out(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def _today(jurisdiction_tz: str = "America/Chicago") -> dt.date:
+    return dt.datetime.now(ZoneInfo(jurisdiction_tz)).date()
+
+
+def _read_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail("FACTS", f"cannot read {path}: {exc.strerror}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail("FACTS", f"not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+
+
+def _key_values(items: list[str], field: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            _fail(field, f"{item!r} must be written NAME=VALUE")
+        out[key] = value
+    return out
+
+
+def cmd_classify(args: argparse.Namespace) -> None:
+    data = _read_json(args.facts)
+    if not isinstance(data, dict):
+        _fail("FACTS", "must be a JSON object: {\"incident_date\": \"YYYY-MM-DD\", \"facts\": {...}}")
+    facts = data.get("facts") if "facts" in data else {k: v for k, v in data.items() if k != "incident_date"}
+    raw_date = args.as_of or data.get("incident_date")
+    if raw_date is None:
+        _fail("incident_date", "give the incident date in the file or with --as-of YYYY-MM-DD")
+    day = law.parse_date(raw_date, "--as-of" if args.as_of else "incident_date")
+    _out(law.classify(args.jurisdiction, facts, day))
+
+
+def cmd_deadline(args: argparse.Namespace) -> None:
+    events = law.parse_events(_key_values(args.event or [], "--event"), "--event")
+    settings = _key_values(args.setting or [], "--setting")
+    on = law.parse_date(args.on, "--on") if args.on else None
+    _out(law.deadline(args.jurisdiction, args.deadline, events, on=on, settings=settings or None))
+
+
+def cmd_law(args: argparse.Namespace) -> None:
+    lib = law.library()
+    if args.law_command == "list":
+        _out([j.describe() for j in lib.jurisdictions.values()])
+        return
+    if args.law_command == "check":
+        _out(
+            {
+                "ok": True,
+                "packs": {
+                    p.id: {"file": p.file, "provisions": sum(len(x.versions) for x in p.provisions.values())}
+                    for p in lib.packs.values()
+                },
+            }
+        )
+        return
+    j = lib.get(args.jurisdiction)
+    on = law.parse_date(args.on, "--on") if args.on else _today(j.pack.timezone)
+    if args.law_command == "show":
+        _out(j.show(on))
+    else:
+        _out({"jurisdiction": j.describe(), "on": on.isoformat(), "conflicts": j.conflicts(on)})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dogcase", description="dogcase: Minnesota dangerous-dog law, answered with citations.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("classify", help="what the incident facts make the dog, and why")
+    p.add_argument("facts", metavar="FACTS.json", help='{"incident_date": "YYYY-MM-DD", "facts": {...}}; - for stdin')
+    p.add_argument("--jurisdiction", "-j", required=True)
+    p.add_argument("--as-of", help="the incident date (overrides incident_date in the file)")
+    p.set_defaults(func=cmd_classify)
+
+    p = sub.add_parser("deadline", help="by when an act is due (or allowed), and why")
+    p.add_argument("deadline", help="e.g. owner.request_hearing")
+    p.add_argument("--jurisdiction", "-j", required=True)
+    p.add_argument("--event", action="append", metavar="EVENT=DATE", help="e.g. notice_date=2026-03-02")
+    p.add_argument("--on", help="read the law as in force on this date (default: the trigger's date)")
+    p.add_argument("--setting", action="append", metavar="NAME=VALUE", help="a city setting, e.g. registration_trigger=decision_received")
+    p.set_defaults(func=cmd_deadline)
+
+    p = sub.add_parser("law", help="the law packs")
+    law_sub = p.add_subparsers(dest="law_command", required=True, parser_class=_Parser)
+    law_sub.add_parser("list", help="the jurisdictions")
+    law_sub.add_parser("check", help="load and validate every pack")
+    for name, text in (("show", "the provisions in force"), ("conflicts", "where the city departs from state law")):
+        q = law_sub.add_parser(name, help=text)
+        q.add_argument("jurisdiction")
+        q.add_argument("--on", help="a date (default: today in the jurisdiction)")
+    p.set_defaults(func=cmd_law)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except PackError as exc:
+        _fail(f"{exc.file}:{exc.line}" if exc.line else exc.file, exc.message)
+    except InputError as exc:
+        _fail(exc.field, exc.rule)
+    except LawError as exc:
+        _fail("law", str(exc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

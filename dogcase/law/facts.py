@@ -1,0 +1,151 @@
+"""The fact vocabulary (packs/facts.yaml): checking conditions against it, and checking incident facts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, PackError
+from .model import FactDef
+from .schema import ID, INT, STR, ListOf, OneOf, Record, Where
+from .yamlsource import read_yaml
+
+_FACTS_LIST = ListOf(
+            Record(
+                required={"id": ID, "type": OneOf("bool", "enum", "set"), "question": STR},
+                optional={"values": ListOf(ID, min_items=1, unique=True)},
+            ),
+            min_items=1,
+)
+
+
+class FactVocabulary:
+    """Every fact an incident can carry, with its type and allowed values."""
+
+    def __init__(self, facts: Mapping[str, FactDef], file: str = "facts.yaml") -> None:
+        self.facts = dict(facts)
+        self.file = file
+
+    @classmethod
+    def load(cls, path: Path, display: str) -> FactVocabulary:
+        raw = read_yaml(path, display)
+        spec = Record(required={"format": INT, "facts": _FACTS_LIST})
+        spec.check(raw, Where(display, getattr(raw, "line", 1), ""))
+        facts: dict[str, FactDef] = {}
+        for index, item in enumerate(raw["facts"]):
+            where = Where(display, raw["facts"].line_of(index), f"facts[{index}]")
+            if item["id"] in facts:
+                raise where.fail(f"fact {item['id']!r} is defined twice")
+            values = tuple(item.get("values", ()))
+            if item["type"] in ("enum", "set") and not values:
+                raise where.fail(f"a {item['type']} fact needs its list of values")
+            if item["type"] == "bool" and values:
+                raise where.fail("a bool fact takes no values")
+            facts[item["id"]] = FactDef(
+                id=item["id"],
+                type=item["type"],
+                question=" ".join(item["question"].split()),
+                values=frozenset(values),
+                ordered_values=values,
+            )
+        return cls(facts, display)
+
+    # --- conditions in packs -------------------------------------------------------------------------
+
+    def check_condition(self, cond: Any, where: Where) -> None:
+        """A condition may name only known facts, with values those facts can take."""
+        if isinstance(cond, str):
+            fact = self._fact(cond, where)
+            if fact.type != "bool":
+                raise where.fail(f"fact {cond!r} is {fact.type}; test it with is/in/includes")
+            return
+        line = getattr(cond, "line", where.line)
+        here = Where(where.file, line, where.path)
+        if "not" in cond:
+            self.check_condition(cond["not"], here.at("not", line))
+            return
+        for key in ("all", "any"):
+            if key in cond:
+                for index, part in enumerate(cond[key]):
+                    self.check_condition(part, here.at(key, line).at(index, getattr(part, "line", line)))
+                return
+        fact = self._fact(cond["fact"], here)
+        if "is" in cond or "in" in cond:
+            if fact.type != "enum":
+                raise here.fail(f"fact {fact.id!r} is {fact.type}; 'is'/'in' test enum facts")
+            for value in [cond["is"]] if "is" in cond else cond["in"]:
+                self._value(fact, value, here)
+        else:
+            if fact.type != "set":
+                raise here.fail(f"fact {fact.id!r} is {fact.type}; 'includes' tests set facts")
+            for value in [cond["includes"]] if "includes" in cond else cond["includes_any"]:
+                self._value(fact, value, here)
+
+    def _fact(self, name: str, where: Where) -> FactDef:
+        try:
+            return self.facts[name]
+        except KeyError:
+            raise where.fail(
+                f"unknown fact {name!r}; facts are defined in {self.file}"
+            ) from None
+
+    @staticmethod
+    def _value(fact: FactDef, value: Any, where: Where) -> None:
+        if value not in fact.values:
+            raise where.fail(
+                f"{value!r} is not a value of fact {fact.id!r}; allowed: {', '.join(fact.ordered_values)}"
+            )
+
+    # --- incident facts from users -------------------------------------------------------------------
+
+    def parse(self, raw: Any, *, field: str = "facts") -> dict[str, Any]:
+        """Check incident facts. A fact left out (or null) is unknown; a wrong name or value is an error."""
+        if not isinstance(raw, Mapping):
+            raise InputError(field, "must be an object mapping fact names to values")
+        out: dict[str, Any] = {}
+        for name, value in raw.items():
+            where = f"{field}.{name}"
+            fact = self.facts.get(name) if isinstance(name, str) else None
+            if fact is None:
+                raise InputError(where, f"unknown fact; known facts: {', '.join(sorted(self.facts))}")
+            if value is None:
+                continue
+            if fact.type == "bool":
+                if not isinstance(value, bool):
+                    raise InputError(where, "must be true or false (or null when unknown)")
+                out[name] = value
+            elif fact.type == "enum":
+                if value not in fact.values:
+                    raise InputError(where, f"must be one of {', '.join(fact.ordered_values)}")
+                out[name] = value
+            else:
+                if not isinstance(value, list | tuple | set | frozenset):
+                    raise InputError(where, f"must be a list of any of {', '.join(fact.ordered_values)}")
+                bad = [v for v in value if v not in fact.values]
+                if bad:
+                    raise InputError(
+                        where, f"{bad[0]!r} is not allowed; use any of {', '.join(fact.ordered_values)}"
+                    )
+                out[name] = frozenset(value)
+        return out
+
+
+def condition_facts(cond: Any) -> list[str]:
+    """Fact names a condition reads, in order of first appearance."""
+    seen: list[str] = []
+
+    def walk(c: Any) -> None:
+        if isinstance(c, str):
+            if c not in seen:
+                seen.append(c)
+        elif "not" in c:
+            walk(c["not"])
+        elif "all" in c or "any" in c:
+            for part in c.get("all", c.get("any")):
+                walk(part)
+        elif c["fact"] not in seen:
+            seen.append(c["fact"])
+
+    walk(cond)
+    return seen

@@ -1,0 +1,751 @@
+"""A jurisdiction: a city pack read over the state pack (or the state alone), asked the law's questions."""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from . import clock
+from .errors import InputError, LawNotInForce, PackError
+from .facts import FactVocabulary, condition_facts
+from .model import Defect, Designation, Pack, ProvisionVersion, Role
+from .rules import DesignationResult, Rule, compile_classifier
+from .schema import Where
+
+WHO_FAVOURS_LATER = {("owner", "due"): True, ("owner", "not_before"): False, ("city", "due"): False, ("city", "not_before"): True}
+
+
+class Jurisdiction:
+    """The law of one place: its own pack over the state floor, checked as a whole when built."""
+
+    def __init__(self, pack: Pack, state: Pack | None, facts: FactVocabulary) -> None:
+        self.pack = pack
+        self.state = state
+        self.facts = facts
+        self.id = pack.id
+        self.name = pack.name
+        self.layers: tuple[Pack, ...] = (state, pack) if state else (pack,)
+        self.tz = ZoneInfo(pack.timezone)
+        self.roles: dict[str, Role] = {}
+        self.designations: dict[str, Designation] = {}
+        for layer in self.layers:
+            self.roles.update(layer.roles)
+            self.designations.update(layer.designations)
+        self.defects: tuple[Defect, ...] = tuple(d for layer in self.layers for d in layer.defects)
+        self.settings = {s.id: s for layer in self.layers for s in layer.settings.values()}
+        self._defects_by_provision: dict[str, list[Defect]] = {}
+        for defect in self.defects:
+            for key in defect.provisions:
+                self._defects_by_provision.setdefault(key, []).append(defect)
+        self.calendar = self._build_calendar()
+        self._check_references()
+        days: set[dt.date] = set()
+        for layer in self.layers:
+            days |= layer.boundaries()
+        self._boundaries: list[dt.date] = sorted(days)
+        self._classifiers: dict[int, Any] = {}
+        self._deadline_ids = {
+            v.effect["id"]
+            for v in self.all_versions()
+            if v.effect_kind == "deadline"
+        }
+
+    # ------------------------------------------------------------------------------------------ structure
+
+    def all_versions(self):
+        for layer in self.layers:
+            for provision in layer.provisions.values():
+                yield from provision.versions
+
+    def versions_on(self, day: dt.date) -> list[ProvisionVersion]:
+        out = []
+        for layer in self.layers:
+            for provision in layer.provisions.values():
+                version = provision.version_on(day)
+                if version is not None:
+                    out.append(version)
+        return out
+
+    def provision(self, key: str) -> ProvisionVersion | None:
+        pack_id, _, pid = key.partition(":")
+        for layer in self.layers:
+            if layer.id == pack_id and pid in layer.provisions:
+                return layer.provisions[pid].versions[-1]
+        return None
+
+    def defects_for(self, keys, day: dt.date | None = None) -> list[Defect]:
+        out: list[Defect] = []
+        for key in keys:
+            for defect in self._defects_by_provision.get(key, ()):
+                if defect not in out and (day is None or defect.applies.contains(day)):
+                    out.append(defect)
+        return out
+
+    def dated_caveats(self, day: dt.date) -> list[Defect]:
+        """Defects that hold only for a stretch of dates (e.g. a text whose earlier wording is not stored)."""
+        return [
+            d for d in self.defects if (d.applies.start or d.applies.end) and d.applies.contains(day)
+        ]
+
+    def _build_calendar(self) -> clock.HolidayCalendar:
+        state = self.state or self.pack
+        rules = tuple(state.holiday_rules) + (tuple(self.pack.extra_holidays) if self.state else ())
+        where = Where(self.pack.file, self.pack.calendar_line, "calendar.observes")
+        optional = {r.id for r in state.holiday_rules if r.optional}
+        if self.state is None:
+            # the state alone: every holiday 645.44 lists is observed, the owner keeps the longer time
+            observes = dict.fromkeys(optional, True)
+        else:
+            observes = dict(self.pack.observes)
+            for rid in observes:
+                if rid not in optional:
+                    raise where.fail(
+                        f"{rid!r} is not an optional holiday of {state.id}; optional: {', '.join(sorted(optional))}"
+                    )
+            undecided = optional - set(observes)
+            if undecided:
+                raise where.fail(
+                    f"the city must say whether it observes {', '.join(sorted(undecided))} (true or false)"
+                )
+        try:
+            return clock.HolidayCalendar(rules, observes, name=self.name)
+        except ValueError as exc:
+            raise PackError(state.file, None, f"calendar: {exc}") from exc
+
+    def _check_references(self) -> None:
+        deadline_ids: dict[str, tuple[str, str, ProvisionVersion]] = {}
+        requirement_ids: set[str] = set()
+        for version in self.all_versions():
+            if version.effect_kind == "deadline":
+                e = version.effect
+                kind = e.get("kind", "due")
+                prior = deadline_ids.get(e["id"])
+                if prior and (prior[0], prior[1]) != (e["who"], kind):
+                    raise PackError(
+                        version.file,
+                        version.effect_line,
+                        f"deadline {e['id']!r} is for {e['who']}/{kind} here but {prior[0]}/{prior[1]} "
+                        f"at {prior[2].file}:{prior[2].line}",
+                    )
+                deadline_ids[e["id"]] = (e["who"], kind, version)
+            elif version.effect_kind == "requirement":
+                requirement_ids.add(version.effect["id"])
+        state_ids = set(self.state.designations) if self.state else set()
+        for designation in self.designations.values():
+            if designation.state_counterpart and designation.state_counterpart not in state_ids:
+                layer = self.pack if designation.pack == self.pack.id else self.state
+                raise PackError(
+                    layer.file,  # type: ignore[union-attr]
+                    None,
+                    f"designation {designation.id!r}: state_counterpart {designation.state_counterpart!r} "
+                    "is not a designation of the state pack",
+                )
+        for version in self.all_versions():
+            where = Where(version.file, version.effect_line or version.line, f"provision {version.id}")
+            if version.state_provision:
+                if version.layer != "city" or self.state is None:
+                    raise where.fail("state_provision is for city provisions")
+                if version.state_provision not in self.state.provisions:
+                    raise where.fail(
+                        f"state_provision {version.state_provision!r} is not a provision of {self.state.id}"
+                    )
+            e = version.effect
+            if e is None:
+                continue
+            kind = version.effect_kind
+            designations = []
+            if kind == "ground":
+                designations = [e["designation"]]
+            elif kind == "exemption":
+                designations = list(e["bars"])
+            else:
+                designations = list(e.get("for", ())) + list(e.get("designations", ()))
+            for d in designations:
+                if d not in self.designations:
+                    raise where.fail(
+                        f"unknown designation {d!r}; this jurisdiction has {', '.join(sorted(self.designations))}"
+                    )
+            roles = list(e.get("roles", ())) + list(e.get("copy_to", ()))
+            if kind == "requirement" and e.get("proof_to"):
+                roles.append(e["proof_to"])
+            for role in roles:
+                if role not in self.roles:
+                    raise where.fail(f"unknown role {role!r}; define it under roles")
+            if kind == "seizure_trigger":
+                if e.get("requirement") and e["requirement"] not in requirement_ids:
+                    raise where.fail(f"unknown requirement {e['requirement']!r}")
+                after = e.get("after")
+                if after and after["deadline"] not in deadline_ids:
+                    raise where.fail(f"unknown deadline {after['deadline']!r}")
+
+    # ----------------------------------------------------------------------------------------- classify
+
+    def classifier(self, day: dt.date):
+        """The compiled rules in force on `day` (one compiled function per stretch of unchanged law)."""
+        index = bisect.bisect_right(self._boundaries, day)
+        compiled = self._classifiers.get(index)
+        if compiled is None:
+            compiled = self._compile(day, index)
+            self._classifiers[index] = compiled
+        return compiled
+
+    def _compile(self, day: dt.date, index: int):
+        versions = self.versions_on(day)
+        if not any(v.effect_kind == "ground" for v in versions):
+            raise LawNotInForce(
+                "date",
+                f"no stored text of {self.name} defines a designation in force on {day.isoformat()}",
+            )
+        rules: dict[str, Rule] = {}
+
+        def rule_for(version: ProvisionVersion) -> Rule:
+            rule = rules.get(version.key)
+            if rule is None:
+                cond = _unfreeze(version.effect["when"])
+                rule = Rule(
+                    version=version,
+                    kind=version.effect_kind,  # type: ignore[arg-type]
+                    condition=cond,
+                    facts=tuple(condition_facts(cond)),
+                    defects=tuple(self.defects_for([version.key], day)),
+                    cited=version.cite(),
+                )
+                rules[version.key] = rule
+            return rule
+
+        order = [d for layer in self.layers for d in layer.designations.values()]
+        per_designation: list[tuple[Rule, ...]] = []
+        for designation in order:
+            grounds = [
+                rule_for(v)
+                for v in versions
+                if v.effect_kind == "ground" and v.effect["designation"] == designation.id
+            ]
+            exemptions = [
+                rule_for(v) for v in versions if v.effect_kind == "exemption" and designation.id in v.effect["bars"]
+            ]
+            if designation.state_counterpart:
+                for v in versions:
+                    if (
+                        v.layer == "state"
+                        and v.effect_kind == "exemption"
+                        and designation.state_counterpart in v.effect["bars"]
+                        and designation.id not in v.effect["bars"]
+                    ):
+                        exemptions.append(rule_for(v))
+            per_designation.append(tuple(grounds + exemptions))
+        start = self._boundaries[index - 1] if index > 0 else None
+        end = self._boundaries[index] if index < len(self._boundaries) else None
+        return compile_classifier(tuple(order), tuple(per_designation), start, end)
+
+    def classify(self, facts: Mapping[str, Any], incident_date: dt.date) -> Classification:
+        """Every designation the facts support under the law in force on the incident date, and why."""
+        compiled = self.classifier(incident_date)
+        return Classification(self, incident_date, compiled, compiled.run(facts), facts)
+
+    # ----------------------------------------------------------------------------------------- deadlines
+
+    def deadline_ids(self) -> list[str]:
+        return sorted(self._deadline_ids)
+
+    def deadline(
+        self,
+        deadline_id: str,
+        events: Mapping[str, dt.date | dt.datetime],
+        *,
+        on: dt.date | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """When the act `deadline_id` is due (or allowed), from the events given, with every provision that
+        sets it, its computation trace, and the date dogcase applies."""
+        if deadline_id not in self._deadline_ids:
+            raise InputError(
+                "deadline", f"unknown deadline {deadline_id!r} in {self.id}; known: {', '.join(self.deadline_ids())}"
+            )
+        for name in events:
+            if name not in _EVENTS:
+                raise InputError(f"events.{name}", f"unknown event; known events: {', '.join(_EVENTS)}")
+        settings_now = {k: s.value for k, s in self.settings.items()}
+        for key, value in (settings or {}).items():
+            if key not in self.settings:
+                raise InputError(f"settings.{key}", f"unknown setting; known: {', '.join(sorted(self.settings))}")
+            settings_now[key] = value
+        candidates = [
+            v for v in self.all_versions() if v.effect_kind == "deadline" and v.effect["id"] == deadline_id
+        ]
+        entries: list[dict[str, Any]] = []
+        missing_events: list[str] = []
+        first = candidates[0].effect
+        who, kind = first["who"], first.get("kind", "due")
+        for version in candidates:
+            entry = self._deadline_entry(version, events, on, settings_now, missing_events)
+            if entry is not None:
+                entries.append(entry)
+        if not entries:
+            raise LawNotInForce(
+                "on" if on else "events",
+                f"no provision setting {deadline_id!r} is in force on the date asked",
+            )
+        later = WHO_FAVOURS_LATER[(who, kind)]
+        known = [e for e in entries if e["status"] == "determined"]
+        answer: dict[str, Any] = {
+            "jurisdiction": self.id,
+            "deadline": deadline_id,
+            "who": who,
+            "kind": kind,
+            "what": first["what"],
+            "entries": entries,
+        }
+        if known:
+            pick = max if later else min
+            chosen_value = pick(_sortable(e["_value"]) for e in known)
+            chosen = [e for e in known if _sortable(e["_value"]) == chosen_value]
+            value_text = chosen[0]["value"]
+        else:
+            chosen, value_text = [], None
+        undetermined = [e for e in entries if e["status"] == "undetermined"]
+        if undetermined:
+            answer["status"] = "undetermined"
+            answer["due"] = None
+            answer["missing_events"] = sorted(set(missing_events))
+            answer["reasons"] = [e["reason"] for e in undetermined]
+            if value_text:
+                answer["bound"] = {
+                    ("at_least" if later else "at_most"): value_text,
+                    "why": "the other provision(s) cannot be computed yet; dogcase will apply the "
+                    + ("later" if later else "earlier")
+                    + " date once they can",
+                }
+        else:
+            answer["status"] = "determined"
+            answer["due"] = value_text
+            answer["set_by"] = [e["provision"]["provision"] for e in chosen]
+        answer["rule"] = _combination_rule(who, kind, len(entries))
+        notes = self.defects_for([e["provision"]["provision"] for e in entries])
+        answer["notes"] = [d.as_dict() for d in notes]
+        for e in entries:
+            e.pop("_value", None)
+        return answer
+
+    def _deadline_entry(self, version, events, on, settings_now, missing_events):
+        e = version.effect
+        trigger_name = e["trigger"]
+        period = e["period"]
+        base = {
+            "provision": version.cite(),
+            "trigger": trigger_name,
+            "period": dict(period),
+            "counting": e["counting"],
+            "kind": e.get("kind", "due"),
+        }
+        if e.get("repeat"):
+            base["repeat"] = dict(e["repeat"])
+        if trigger_name is None:
+            setting = next((s for s in self.settings.values() if s.for_provision == version.key), None)
+            trigger_name = settings_now.get(setting.id) if setting else None
+            if trigger_name is None:
+                defects = self.defects_for([version.key])
+                reason = (
+                    f"{version.citation} does not say from when this time runs"
+                    + (f" ({defects[0].text})" if defects else "")
+                    + (f"; the city must supply setting {setting.id!r}: {setting.what}" if setting else "")
+                )
+                if on is not None and not version.in_force.contains(on):
+                    return None
+                return {**base, "status": "undetermined", "reason": reason, "value": None, "_value": None}
+            if trigger_name not in _EVENTS:
+                raise InputError(f"settings.{setting.id}", f"must name an event: {', '.join(_EVENTS)}")
+            base["trigger"] = trigger_name
+            base["trigger_from_setting"] = setting.id
+        raw = events.get(trigger_name)
+        law_day = on
+        if raw is None:
+            if law_day is not None and not version.in_force.contains(law_day):
+                return None
+            missing_events.append(trigger_name)
+            return {
+                **base,
+                "status": "undetermined",
+                "reason": f"the date of event {trigger_name!r} is not given",
+                "value": None,
+                "_value": None,
+            }
+        unit = period["unit"]
+        if unit == "hours":
+            if not isinstance(raw, dt.datetime):
+                raise InputError(
+                    f"events.{trigger_name}", "this deadline runs in hours: give a date and time with its UTC offset"
+                )
+            trigger_day = raw.astimezone(self.tz).date()
+        else:
+            trigger_day = raw.astimezone(self.tz).date() if isinstance(raw, dt.datetime) else raw
+        if law_day is None:
+            law_day = trigger_day
+        if not version.in_force.contains(law_day):
+            return None
+        try:
+            result = clock.compute(
+                raw, period["amount"], unit, e["counting"], self.calendar, self.tz, event=_EVENT_WORDS[trigger_name]
+            )
+        except ValueError as exc:
+            raise InputError(f"events.{trigger_name}", str(exc)) from exc
+        value = result.value
+        return {
+            **base,
+            "status": "determined",
+            "trigger_value": raw.isoformat(),
+            "value": value.isoformat(),
+            "trace": list(result.trace),
+            "_value": value,
+        }
+
+    # ----------------------------------------------------------------------------------------- conflicts
+
+    def conflicts(self, on: dt.date) -> list[dict[str, Any]]:
+        """Every point where the city departs from the state layer, with both citations and what applies."""
+        if self.state is None:
+            return []
+        versions = self.versions_on(on)
+        city = [v for v in versions if v.layer == "city"]
+        state = [v for v in versions if v.layer == "state"]
+        out: list[dict[str, Any]] = []
+
+        def by_effect(vs, kind):
+            grouped: dict[str, list[ProvisionVersion]] = {}
+            for v in vs:
+                if v.effect_kind == kind:
+                    grouped.setdefault(v.effect["id"], []).append(v)
+            return grouped
+
+        city_deadlines, state_deadlines = by_effect(city, "deadline"), by_effect(state, "deadline")
+        for did in sorted(set(city_deadlines) & set(state_deadlines)):
+            state_terms = {_deadline_terms(v) for v in state_deadlines[did]}
+            for cv in city_deadlines[did]:
+                if _deadline_terms(cv) in state_terms:
+                    continue
+                sv = state_deadlines[did][0]
+                e = cv.effect
+                later = WHO_FAVOURS_LATER[(e["who"], e.get("kind", "due"))]
+                out.append(
+                    {
+                        "topic": f"deadline {did}",
+                        "kind": "deadline",
+                        "summary": f"{_describe_period(cv)} ({cv.citation}) vs {_describe_period(sv)} ({sv.citation})",
+                        "city": _side(cv, _describe_period(cv)),
+                        "state": _side(sv, _describe_period(sv)),
+                        "applied": (
+                            f"both are computed for every case; the {e['who']} gets the "
+                            f"{'later' if later else 'earlier'} date "
+                            f"({'the owner keeps the longer time to act' if e['who'] == 'owner' else 'the city keeps the shorter time to act'})"
+                        ),
+                    }
+                )
+        city_req, state_req = by_effect(city, "requirement"), by_effect(state, "requirement")
+        for rid in sorted(set(city_req) & set(state_req)):
+            for cv in city_req[rid]:
+                for sv in state_req[rid]:
+                    ca, sa = cv.effect.get("amount_usd"), sv.effect.get("amount_usd")
+                    if ca is not None and sa is not None and ca != sa:
+                        high = max(ca, sa)
+                        out.append(
+                            {
+                                "topic": f"requirement {rid}",
+                                "kind": "amount",
+                                "summary": f"${ca:,.0f} ({cv.citation}) vs ${sa:,.0f} ({sv.citation})",
+                                "city": _side(cv, f"${ca:,.0f}"),
+                                "state": _side(sv, f"${sa:,.0f}"),
+                                "applied": f"${high:,.0f}: a requirement takes the higher amount (state floor, Minn. Stat. 347.53)",
+                            }
+                        )
+                    spec_c, spec_s = dict(cv.effect.get("spec") or {}), dict(sv.effect.get("spec") or {})
+                    for key in sorted(set(spec_c) & set(spec_s)):
+                        if spec_c[key] != spec_s[key]:
+                            out.append(
+                                {
+                                    "topic": f"requirement {rid}: {key}",
+                                    "kind": "specification",
+                                    "summary": f"{spec_c[key]} ({cv.citation}) vs {spec_s[key]} ({sv.citation})",
+                                    "city": _side(cv, str(spec_c[key])),
+                                    "state": _side(sv, str(spec_s[key])),
+                                    "applied": "the stricter of the two; both are shown to the owner",
+                                }
+                            )
+        restated = {v.state_provision for v in city if v.state_provision}
+        for designation in self.pack.designations.values():
+            if not designation.state_counterpart:
+                continue
+            for sv in state:
+                if (
+                    sv.effect_kind == "exemption"
+                    and designation.state_counterpart in sv.effect["bars"]
+                    and sv.id not in restated
+                ):
+                    out.append(
+                        {
+                            "topic": f"exemption for {designation.id}",
+                            "kind": "missing_exemption",
+                            "summary": f"{self.pack.name} has no provision restating {sv.citation}",
+                            "city": {"citation": None, "text": None, "value": "no counterpart in the city text"},
+                            "state": _side(sv, "exemption"),
+                            "applied": (
+                                f"the state exemption bars a {designation.label.lower()} classification too "
+                                f"({designation.label} restates the state's {self.designations[designation.state_counterpart].label.lower()}; "
+                                "the owner keeps the state's protection)"
+                            ),
+                        }
+                    )
+        for cv in city:
+            if cv.differs_from_state:
+                sv = self.state.provisions.get(cv.state_provision or "")
+                svv = sv.version_on(on) if sv else None
+                out.append(
+                    {
+                        "topic": f"{cv.citation}",
+                        "kind": "wording",
+                        "summary": cv.differs_from_state,
+                        "city": _side(cv, cv.differs_from_state),
+                        "state": _side(svv, "") if svv else {"citation": None, "text": None, "value": None},
+                        "applied": "both texts are applied; where they differ the state floor protects the owner "
+                        "and the city's added restrictions stand (Minn. Stat. 347.53)",
+                    }
+                )
+        return out
+
+    # ----------------------------------------------------------------------------------------- show
+
+    def show(self, on: dt.date) -> dict[str, Any]:
+        versions = self.versions_on(on)
+        return {
+            "jurisdiction": self.describe(),
+            "on": on.isoformat(),
+            "layers": [
+                {
+                    "pack": layer.id,
+                    "name": layer.name,
+                    "kind": layer.kind,
+                    "source": dict(layer.source),
+                    "provisions": [_show_version(v) for v in versions if v.pack == layer.id],
+                }
+                for layer in self.layers
+            ],
+            "designations": [
+                {
+                    "id": d.id,
+                    "label": d.label,
+                    "layer": "state" if self.state and d.pack == self.state.id else self.pack.kind,
+                    "defined_by": d.defined_by,
+                    "state_counterpart": d.state_counterpart,
+                }
+                for d in self.designations.values()
+            ],
+            "roles": [{"id": r.id, "label": r.label, "pack": r.pack} for r in self.roles.values()],
+            "defects": [d.as_dict() for d in self.defects],
+            "settings": [
+                {"id": s.id, "pack": s.pack, "what": s.what, "value": s.value, "for": s.for_provision}
+                for s in self.settings.values()
+            ],
+            "holidays": [
+                {"date": h.date.isoformat(), "name": h.name, "citation": h.citation}
+                for h in sorted(self.calendar.holidays(on.year).values(), key=lambda h: h.date)
+            ],
+            "deadlines": self.deadline_ids(),
+        }
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.pack.kind,
+            "layer_over": self.state.id if self.state else None,
+            "timezone": self.pack.timezone,
+        }
+
+
+class Classification:
+    """The answer to "what do these facts make this dog, and why?"."""
+
+    __slots__ = ("jurisdiction", "incident_date", "compiled", "results", "facts")
+
+    def __init__(self, jurisdiction, incident_date, compiled, results, facts) -> None:
+        self.jurisdiction: Jurisdiction = jurisdiction
+        self.incident_date: dt.date = incident_date
+        self.compiled = compiled
+        self.results: tuple[DesignationResult, ...] = results
+        self.facts = facts
+
+    def result(self, designation_id: str) -> DesignationResult:
+        for r in self.results:
+            if r.designation.id == designation_id:
+                return r
+        raise KeyError(designation_id)
+
+    def as_dict(self) -> dict[str, Any]:
+        j = self.jurisdiction
+        day = self.incident_date
+        used_keys: list[str] = []
+        designations = []
+        for r in self.results:
+            values = {rule.key: rule for rule in r.rules}
+            from .rules import evaluate
+
+            trace = []
+            for rule in r.rules:
+                value = evaluate(rule.condition, self.facts)
+                trace.append(
+                    {
+                        "provision": rule.key,
+                        "citation": rule.version.citation,
+                        "role": rule.kind,
+                        "value": {2: "applies", 1: "unknown", 0: "does not apply"}[value],
+                        **({"state_floor": True} if rule.version.layer == "state" and r.designation.pack != rule.version.pack and rule.kind == "exemption" and r.designation.state_counterpart else {}),
+                    }
+                )
+                if value != 0 and rule.key not in used_keys:
+                    used_keys.append(rule.key)
+            del values
+            designations.append(
+                {
+                    "designation": r.designation.id,
+                    "label": r.designation.label,
+                    "status": r.status,
+                    "summary": _summary(r),
+                    "matched": [rule.cited for rule in r.matched],
+                    "barred_by": [rule.cited for rule in r.barred_by],
+                    "missing_facts": [
+                        {"fact": name, "question": j.facts.facts[name].question} for name in r.missing
+                    ],
+                    "trace": trace,
+                }
+            )
+        notes = j.defects_for(used_keys, day)
+        for caveat in j.dated_caveats(day):
+            if caveat not in notes:
+                notes.append(caveat)
+        return {
+            "jurisdiction": j.describe(),
+            "incident_date": day.isoformat(),
+            "law": {
+                "as_of": day.isoformat(),
+                "rule": "classification uses the law in force on the incident date",
+                "layers": [
+                    {"pack": layer.id, "name": layer.name, "source": dict(layer.source)} for layer in j.layers
+                ],
+                "same_law_from": self.compiled.start.isoformat() if self.compiled.start else None,
+                "same_law_until": self.compiled.end.isoformat() if self.compiled.end else None,
+            },
+            "designations": designations,
+            "eligible": [r.designation.id for r in self.results if r.status == "eligible"],
+            "notes": [d.as_dict() for d in notes],
+        }
+
+
+_EVENTS = (
+    "incident",
+    "classification",
+    "declaration",
+    "notice_date",
+    "notice_sent",
+    "notice_received",
+    "hearing_request_received",
+    "hearing_held",
+    "hearing_closed",
+    "decision_received",
+    "seizure",
+    "impoundment",
+    "death",
+    "transfer",
+    "dog_unconfined_or_attack",
+    "lease_start",
+    "registration_issued",
+)
+_EVENT_WORDS = {
+    "incident": "the incident",
+    "classification": "the classification",
+    "declaration": "the declaration",
+    "notice_date": "the notice",
+    "notice_sent": "the sending of the notice",
+    "notice_received": "receipt of the notice",
+    "hearing_request_received": "receipt of the hearing request",
+    "hearing_held": "the hearing",
+    "hearing_closed": "the close of the hearing",
+    "decision_received": "receipt of the decision",
+    "seizure": "the seizure",
+    "impoundment": "the impoundment",
+    "death": "the death",
+    "transfer": "the transfer",
+    "dog_unconfined_or_attack": "the escape or attack",
+    "lease_start": "the lease",
+    "registration_issued": "the registration",
+}
+
+
+def _unfreeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _unfreeze(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_unfreeze(v) for v in value]
+    return value
+
+
+def _sortable(value: dt.date | dt.datetime) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        return value
+    return dt.datetime.combine(value, dt.time.max, tzinfo=dt.UTC)
+
+
+def _deadline_terms(v: ProvisionVersion) -> tuple:
+    e = v.effect
+    return (e["trigger"], e["period"]["amount"], e["period"]["unit"], e["counting"])
+
+
+def _describe_period(v: ProvisionVersion) -> str:
+    e = v.effect
+    amount, unit = e["period"]["amount"], e["period"]["unit"].replace("_", " ")
+    if amount == 1:
+        unit = unit.rstrip("s")
+    trigger = _EVENT_WORDS.get(e["trigger"] or "", "a trigger the text does not give")
+    return f"{amount} {unit} from {trigger}"
+
+
+def _side(v: ProvisionVersion, value: str) -> dict[str, Any]:
+    return {"provision": v.key, "citation": v.citation, "text": v.text, "value": value}
+
+
+def _show_version(v: ProvisionVersion) -> dict[str, Any]:
+    out = v.cite()
+    out["id"] = v.id
+    if v.heading:
+        out["heading"] = v.heading
+    if v.effect_kind:
+        out["effect"] = {"kind": v.effect_kind, **_unfreeze(v.effect)}
+    if v.state_provision:
+        out["state_provision"] = v.state_provision
+    if v.differs_from_state:
+        out["differs_from_state"] = v.differs_from_state
+    return out
+
+
+def _combination_rule(who: str, kind: str, count: int) -> str:
+    if count < 2:
+        return "one provision sets this time"
+    later = WHO_FAVOURS_LATER[(who, kind)]
+    side = "the owner keeps the longer time to act" if who == "owner" else "the city keeps the shorter time to act"
+    if kind == "not_before":
+        side = "the owner gets the earlier start" if who == "owner" else "the city must wait for the later date"
+    return f"several provisions set this time: dogcase applies the {'later' if later else 'earlier'} date ({side})"
+
+
+def _summary(r: DesignationResult) -> str:
+    label = r.designation.label.lower()
+    if r.status == "eligible":
+        cites = "; ".join(rule.version.citation for rule in r.matched)
+        return f"The facts support declaring the dog a {label} ({cites})."
+    if r.status == "barred":
+        cites = "; ".join(rule.version.citation for rule in r.barred_by)
+        return f"The dog may not be declared a {label}: an exemption applies ({cites})."
+    if r.status == "undetermined":
+        return f"Not enough facts to say whether the dog is a {label}: {', '.join(r.missing)} needed."
+    return f"The facts do not meet any clause that defines a {label}."

@@ -1,0 +1,339 @@
+"""Loading and validating law packs. Every error names the file and the line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Iterable
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .clock import ALLOWED_COUNTING, HolidayRule
+from .errors import PackError, UnknownJurisdiction
+from .facts import FactVocabulary
+from .model import (
+    Defect,
+    Designation,
+    InForce,
+    Pack,
+    Provision,
+    ProvisionVersion,
+    Role,
+    Setting,
+)
+from .packschema import EFFECTS, PACK
+from .schema import Where
+from .yamlsource import LineDict, read_yaml
+
+PACKS_DIR = Path(__file__).resolve().parent / "packs"
+FORMAT = 1
+
+
+def _plain(value: Any) -> Any:
+    """YAML line-tracking containers to plain read-only Python values."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: _plain(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def _in_force(raw: Any, default: InForce, where: Where) -> InForce:
+    if raw is None:
+        return default
+    start = raw.get("from", default.start) if "from" in raw else default.start
+    end = raw.get("until") if "until" in raw else default.end
+    if start is not None and end is not None and not start < end:
+        raise where.fail(f"in force from {start} must be before until {end}")
+    return InForce(start, end)
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
+def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
+    """Read and check one pack's own file (references to other packs are checked by `Library`)."""
+    path = folder / "pack.yaml"
+    display = _display(path, root)
+    raw = read_yaml(path, display)
+    top = Where(display, getattr(raw, "line", 1), "")
+    PACK.check(raw, top)
+    if raw["format"] != FORMAT:
+        raise top.at("format", raw.line_of("format")).fail(f"this dogcase reads format {FORMAT}")
+    jur = raw["jurisdiction"]
+    jwhere = top.at("jurisdiction", raw.line_of("jurisdiction"))
+    pack_id = jur["id"]
+    if pack_id != folder.name:
+        raise jwhere.at("id", jur.line_of("id")).fail(
+            f"the jurisdiction id {pack_id!r} must match its folder name {folder.name!r}"
+        )
+    kind = jur["kind"]
+    if kind == "city" and not jur.get("layer_over"):
+        raise jwhere.fail("a city pack must name the state pack it is read over (layer_over)")
+    if kind == "state" and jur.get("layer_over"):
+        raise jwhere.fail("a state pack is the floor; it has no layer_over")
+    try:
+        ZoneInfo(jur["timezone"])
+    except (ZoneInfoNotFoundError, ValueError):
+        raise jwhere.at("timezone", jur.line_of("timezone")).fail(
+            f"unknown time zone {jur['timezone']!r}"
+        ) from None
+    default_in_force = _in_force(jur.get("in_force"), InForce(), jwhere)
+    layer = "state" if kind == "state" else "city"
+
+    provisions: dict[str, Provision] = {}
+    plist = raw["provisions"]
+    for index, item in enumerate(plist):
+        where = top.at("provisions", raw.line_of("provisions")).at(index, plist.line_of(index))
+        pid = item["id"]
+        if pid in provisions:
+            first = provisions[pid].versions[0].line
+            raise where.fail(f"provision id {pid!r} is used twice (first at line {first})")
+        has_text, has_versions = "text" in item, "versions" in item
+        if has_text == has_versions:
+            raise where.fail("a provision needs either text (one version) or versions (a list), not both")
+        common = {
+            "pack": pack_id,
+            "id": pid,
+            "citation": item["citation"],
+            "layer": layer,
+            "heading": item.get("heading"),
+            "quoted": item.get("quoted", True),
+            "confirm": item.get("confirm"),
+            "state_provision": item.get("state_provision"),
+            "differs_from_state": item.get("differs_from_state"),
+            "file": display,
+        }
+        if has_versions:
+            for key in ("in_force", *EFFECTS):
+                if key in item:
+                    raise where.fail(f"{key!r} belongs inside each version when a provision has versions")
+            sources = [(v, item["versions"].line_of(i)) for i, v in enumerate(item["versions"])]
+        else:
+            sources = [(item, where.line)]
+        versions: list[ProvisionVersion] = []
+        for vraw, vline in sources:
+            vwhere = Where(display, vline, where.path)
+            effect_kind = next((k for k in EFFECTS if k in vraw), None)
+            if effect_kind == "deadline":
+                d = vraw["deadline"]
+                if d["counting"] not in ALLOWED_COUNTING[d["period"]["unit"]]:
+                    raise Where(display, d.line_of("counting"), f"{where.path}.deadline.counting").fail(
+                        f"unit {d['period']['unit']} cannot be counted with {d['counting']}; "
+                        f"allowed: {', '.join(sorted(ALLOWED_COUNTING[d['period']['unit']]))}"
+                    )
+            if effect_kind in ("ground", "exemption"):
+                when = vraw[effect_kind]["when"]
+                facts.check_condition(when, Where(display, getattr(when, "line", vline), f"{where.path}.{effect_kind}.when"))
+            version = ProvisionVersion(
+                text=" ".join(vraw["text"].split()),
+                in_force=_in_force(vraw.get("in_force"), default_in_force, vwhere),
+                effect_kind=effect_kind,
+                effect=_plain(vraw[effect_kind]) if effect_kind else None,
+                line=vline or 0,
+                effect_line=(vraw.line_of(effect_kind) if effect_kind and isinstance(vraw, LineDict) else vline) or 0,
+                **common,
+            )
+            for other in versions:
+                if other.in_force.overlaps(version.in_force):
+                    raise vwhere.fail(
+                        f"versions of provision {pid!r} overlap: {other.in_force.describe()} "
+                        f"(line {other.line}) and {version.in_force.describe()}"
+                    )
+            versions.append(version)
+        versions.sort(key=lambda v: v.in_force.start or dt.date.min)
+        provisions[pid] = Provision(pack_id, pid, tuple(versions))
+
+    def ensure_provision(pid: str, where: Where) -> str:
+        if pid not in provisions:
+            raise where.fail(f"refers to provision {pid!r}, which this pack does not define")
+        return f"{pack_id}:{pid}"
+
+    roles: dict[str, Role] = {}
+    for index, item in enumerate(raw.get("roles", ())):
+        where = top.at("roles", raw.line_of("roles")).at(index, raw["roles"].line_of(index))
+        if item["id"] in roles:
+            raise where.fail(f"role {item['id']!r} is defined twice")
+        roles[item["id"]] = Role(item["id"], item["label"], pack_id, item.get("description"))
+
+    designations: dict[str, Designation] = {}
+    for index, item in enumerate(raw.get("designations", ())):
+        where = top.at("designations", raw.line_of("designations")).at(
+            index, raw["designations"].line_of(index)
+        )
+        if item["id"] in designations:
+            raise where.fail(f"designation {item['id']!r} is defined twice")
+        designations[item["id"]] = Designation(
+            id=item["id"],
+            label=item["label"],
+            pack=pack_id,
+            defined_by=ensure_provision(item["defined_by"], where.at("defined_by", item.line_of("defined_by"))),
+            state_counterpart=item.get("state_counterpart"),
+            description=item.get("description"),
+        )
+
+    defects: list[Defect] = []
+    seen_defects: set[str] = set()
+    for index, item in enumerate(raw.get("defects", ())):
+        where = top.at("defects", raw.line_of("defects")).at(index, raw["defects"].line_of(index))
+        if item["id"] in seen_defects:
+            raise where.fail(f"defect {item['id']!r} is listed twice")
+        seen_defects.add(item["id"])
+        keys = tuple(
+            ensure_provision(p, where.at("provisions", item.line_of("provisions"))) for p in item["provisions"]
+        )
+        defects.append(
+            Defect(
+                id=item["id"],
+                pack=pack_id,
+                provisions=keys,
+                text=" ".join(item["text"].split()),
+                reading=" ".join(item["reading"].split()),
+                kind=item.get("kind", "defect"),
+                applies=_in_force(item.get("applies"), InForce(), where),
+            )
+        )
+
+    settings: dict[str, Setting] = {}
+    for index, item in enumerate(raw.get("settings", ())):
+        where = top.at("settings", raw.line_of("settings")).at(index, raw["settings"].line_of(index))
+        if item["id"] in settings:
+            raise where.fail(f"setting {item['id']!r} is listed twice")
+        for_key = item.get("for")
+        settings[item["id"]] = Setting(
+            id=item["id"],
+            pack=pack_id,
+            what=" ".join(item["what"].split()),
+            value=item.get("value"),
+            for_provision=ensure_provision(for_key, where) if for_key else None,
+            allowed=tuple(item.get("allowed", ())),
+        )
+
+    calendar = raw.get("calendar") or LineDict()
+    cwhere = top.at("calendar", raw.line_of("calendar"))
+    holiday_rules = _holiday_rules(calendar.get("holidays", ()), cwhere.at("holidays", None), provisions, pack_id)
+    extra = _holiday_rules(calendar.get("extra_holidays", ()), cwhere.at("extra_holidays", None), provisions, pack_id)
+    if kind == "city" and "holidays" in calendar:
+        raise cwhere.fail("a city pack does not restate the state's holidays: use observes and extra_holidays")
+    if kind == "state" and "observes" in calendar:
+        raise cwhere.fail("the state pack lists holidays; observes is for cities")
+    cal_provision = calendar.get("provision")
+    if cal_provision:
+        ensure_provision(cal_provision, cwhere)
+
+    return Pack(
+        id=pack_id,
+        name=jur["name"],
+        kind=kind,
+        timezone=jur["timezone"],
+        source=_plain(jur["source"]),
+        layer_over=jur.get("layer_over"),
+        provisions=MappingProxyType(provisions),
+        roles=MappingProxyType(roles),
+        designations=MappingProxyType(designations),
+        defects=tuple(defects),
+        settings=MappingProxyType(settings),
+        holiday_rules=holiday_rules,
+        observes=MappingProxyType(dict(calendar.get("observes", {}))),
+        extra_holidays=extra,
+        calendar_provision=f"{pack_id}:{cal_provision}" if cal_provision else None,
+        file=display,
+        folder=str(folder),
+        in_force=default_in_force,
+        calendar_line=raw.line_of("calendar") if "calendar" in raw else None,
+    )
+
+
+def _holiday_rules(
+    items: Iterable[Any], where: Where, provisions: dict[str, Provision], pack_id: str
+) -> tuple[HolidayRule, ...]:
+    rules: list[HolidayRule] = []
+    ids: set[str] = set()
+    for index, item in enumerate(items):
+        here = Where(where.file, getattr(item, "line", where.line), f"{where.path}[{index}]")
+        if item["id"] in ids:
+            raise here.fail(f"holiday {item['id']!r} is listed twice")
+        ids.add(item["id"])
+        rule = item["rule"]
+        citation = ""
+        if "provision" in item:
+            if item["provision"] not in provisions:
+                raise here.fail(f"refers to provision {item['provision']!r}, which this pack does not define")
+            citation = provisions[item["provision"]].versions[-1].citation
+        names = tuple(
+            (n["name"], n.get("from"), n.get("until")) for n in item.get("names", ())
+        )
+        in_force = item.get("in_force") or {}
+        kwargs: dict[str, Any] = {}
+        if "fixed" in rule:
+            kwargs = {"kind": "fixed", "month": rule["fixed"]["month"], "day": rule["fixed"]["day"]}
+            try:
+                dt.date(2024, kwargs["month"], kwargs["day"])
+            except ValueError:
+                raise here.fail("the fixed date does not exist") from None
+        elif "nth_weekday" in rule:
+            r = rule["nth_weekday"]
+            if not (1 <= r["month"] <= 12 and 0 <= r["weekday"] <= 6 and r["n"] in (1, 2, 3, 4, -1)):
+                raise here.fail("nth_weekday needs month 1-12, weekday 0 (Monday)-6, n 1-4 or -1 (last)")
+            kwargs = {"kind": "nth_weekday", "month": r["month"], "weekday": r["weekday"], "n": r["n"]}
+        else:
+            kwargs = {"kind": "after", "after": rule["after"]["holiday"], "after_days": rule["after"]["days"]}
+            if rule["after"]["holiday"] not in ids:
+                raise here.fail(
+                    f"holiday {rule['after']['holiday']!r} must be listed before a holiday that follows it"
+                )
+        rules.append(
+            HolidayRule(
+                id=item["id"],
+                name=item["name"],
+                observed=item.get("observed", "none"),
+                valid_from=in_force.get("from"),
+                valid_until=in_force.get("until"),
+                names=names,
+                optional=item.get("optional_for_cities", False),
+                citation=citation,
+                **kwargs,
+            )
+        )
+    return tuple(rules)
+
+
+class Library:
+    """All packs under a folder, checked together, and the jurisdictions they make."""
+
+    def __init__(self, root: Path = PACKS_DIR) -> None:
+        from .jurisdiction import Jurisdiction
+
+        self.root = Path(root)
+        self.facts = FactVocabulary.load(self.root / "facts.yaml", _display(self.root / "facts.yaml", self.root))
+        self.packs: dict[str, Pack] = {}
+        folders = sorted(p for p in self.root.iterdir() if p.is_dir() and (p / "pack.yaml").exists())
+        for folder in folders:
+            pack = read_pack(folder, self.root, self.facts)
+            self.packs[pack.id] = pack
+        self.jurisdictions: dict[str, Jurisdiction] = {}
+        for pack in self.packs.values():
+            state = None
+            if pack.kind == "city":
+                state = self.packs.get(pack.layer_over or "")
+                if state is None or state.kind != "state":
+                    raise PackError(pack.file, None, f"layer_over names {pack.layer_over!r}, which is not a state pack here")
+            self.jurisdictions[pack.id] = Jurisdiction(pack, state, self.facts)
+
+    def get(self, jurisdiction_id: str):  # -> Jurisdiction
+        try:
+            return self.jurisdictions[jurisdiction_id]
+        except KeyError:
+            raise UnknownJurisdiction(jurisdiction_id, list(self.jurisdictions)) from None
+
+
+@functools.cache
+def load_all(root: str | None = None) -> Library:
+    """The packs shipped with dogcase (or under `root`), loaded once per process."""
+    return Library(Path(root) if root else PACKS_DIR)

@@ -1,0 +1,186 @@
+"""The law as loaded: immutable records built from validated pack files."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class InForce:
+    """Dates a text is in force: `start` inclusive (None: before any date the source gives), `end` exclusive."""
+
+    start: dt.date | None = None
+    end: dt.date | None = None
+
+    def contains(self, day: dt.date) -> bool:
+        return (self.start is None or self.start <= day) and (self.end is None or day < self.end)
+
+    def overlaps(self, other: InForce) -> bool:
+        starts_before_other_ends = other.end is None or self.start is None or self.start < other.end
+        other_starts_before_self_ends = self.end is None or other.start is None or other.start < self.end
+        return starts_before_other_ends and other_starts_before_self_ends
+
+    def describe(self) -> str:
+        start = self.start.isoformat() if self.start else "before any date in the source"
+        end = f" until {self.end.isoformat()} (exclusive)" if self.end else ", still in force"
+        return f"from {start}{end}"
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {
+            "from": self.start.isoformat() if self.start else None,
+            "until": self.end.isoformat() if self.end else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ProvisionVersion:
+    """One version of one provision: its citation, quoted text, dates in force and legal effect."""
+
+    pack: str
+    id: str
+    citation: str
+    text: str
+    in_force: InForce
+    layer: str  # "state" | "city"
+    effect_kind: str | None
+    effect: MappingProxyType[str, Any] | None
+    heading: str | None = None
+    quoted: bool = True
+    confirm: str | None = None
+    state_provision: str | None = None
+    differs_from_state: str | None = None
+    file: str = ""
+    line: int = 0
+    effect_line: int = 0
+
+    @property
+    def key(self) -> str:
+        return f"{self.pack}:{self.id}"
+
+    def cite(self) -> dict[str, Any]:
+        """The provision as it appears in every explanation."""
+        out: dict[str, Any] = {
+            "provision": self.key,
+            "citation": self.citation,
+            "text": self.text,
+            "layer": self.layer,
+            "in_force": self.in_force.as_dict(),
+        }
+        if not self.quoted:
+            out["quoted"] = False
+            out["text_note"] = (
+                "dogcase's restatement of the statute from the stored facts, not the enacted words"
+            )
+        if self.confirm:
+            out["confirm"] = self.confirm
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Provision:
+    pack: str
+    id: str
+    versions: tuple[ProvisionVersion, ...]
+
+    def version_on(self, day: dt.date) -> ProvisionVersion | None:
+        for version in self.versions:
+            if version.in_force.contains(day):
+                return version
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Designation:
+    id: str
+    label: str
+    pack: str
+    defined_by: str  # provision key
+    state_counterpart: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    id: str
+    label: str
+    pack: str
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Defect:
+    id: str
+    pack: str
+    provisions: tuple[str, ...]  # provision keys
+    text: str
+    reading: str
+    kind: str = "defect"
+    applies: InForce = field(default_factory=InForce)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": f"{self.pack}:{self.id}",
+            "kind": self.kind,
+            "provisions": list(self.provisions),
+            "text": self.text,
+            "reading": self.reading,
+            "applies": self.applies.as_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    id: str
+    pack: str
+    what: str
+    value: Any
+    for_provision: str | None = None
+    allowed: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FactDef:
+    id: str
+    type: str  # bool | enum | set
+    question: str
+    values: frozenset[str] = frozenset()
+    ordered_values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pack:
+    id: str
+    name: str
+    kind: str
+    timezone: str
+    source: MappingProxyType[str, Any]
+    layer_over: str | None
+    provisions: MappingProxyType[str, Provision]
+    roles: MappingProxyType[str, Role]
+    designations: MappingProxyType[str, Designation]
+    defects: tuple[Defect, ...]
+    settings: MappingProxyType[str, Setting]
+    holiday_rules: tuple[Any, ...]  # clock.HolidayRule, state packs
+    observes: MappingProxyType[str, bool]  # city choices of optional holidays
+    extra_holidays: tuple[Any, ...]
+    calendar_provision: str | None
+    file: str
+    folder: str
+    in_force: InForce
+    calendar_line: int | None = None
+
+    def boundaries(self) -> set[dt.date]:
+        days: set[dt.date] = set()
+        for provision in self.provisions.values():
+            for version in provision.versions:
+                for day in (version.in_force.start, version.in_force.end):
+                    if day is not None:
+                        days.add(day)
+        for defect in self.defects:
+            for day in (defect.applies.start, defect.applies.end):
+                if day is not None:
+                    days.add(day)
+        return days

@@ -1,0 +1,319 @@
+"""The shape of a pack file (docs/law-packs.md), as schema specs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .schema import (
+    BOOL,
+    DATE,
+    ID,
+    INT,
+    NUM,
+    SCALAR,
+    STR,
+    ListOf,
+    MapOf,
+    OneOf,
+    Optional,
+    Record,
+    Spec,
+    Where,
+)
+
+EVENTS = (
+    "incident",
+    "classification",
+    "declaration",
+    "notice_date",
+    "notice_sent",
+    "notice_received",
+    "hearing_request_received",
+    "hearing_held",
+    "hearing_closed",
+    "decision_received",
+    "seizure",
+    "impoundment",
+    "death",
+    "transfer",
+    "dog_unconfined_or_attack",
+    "lease_start",
+    "registration_issued",
+)
+ACTS = (
+    "declare",
+    "classify",
+    "serve_notice",
+    "receive_hearing_request",
+    "schedule_hearing",
+    "hold_hearing",
+    "decide_appeal",
+    "recommend",
+    "confirm_or_rescind",
+    "issue_certificate",
+    "inspect_enclosure",
+    "seize",
+    "impound",
+    "order_impoundment",
+    "order_destruction",
+    "destroy",
+    "dispose",
+    "release",
+    "review_designation",
+    "implant_microchip",
+    "sterilize",
+    "set_fees",
+    "receive_report",
+    "transfer_to_responsible_person",
+)
+SERVICE_METHODS = (
+    "personal",
+    "certified_mail",
+    "certified_mail_return_receipt",
+    "registered_mail",
+    "mail",
+    "hand_delivery",
+    "posting_where_dog_kept",
+    "posting_on_owner_property",
+    "delivery_to_resident",
+    "telephone_if_possible",
+)
+UNITS = ("calendar_days", "business_days", "hours", "weeks", "months", "years")
+COUNTINGS = ("mn_645_15", "includes_trigger_day", "no_roll", "business_days", "elapsed")
+
+
+class ConditionSpec(Spec):
+    """condition := FACT | {not} | {all: [...]} | {any: [...]} | {fact, is|in|includes|includes_any}"""
+
+    name = "a condition"
+    _ops = ("is", "in", "includes", "includes_any")
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, str):
+            ID.check(value, where)
+            return
+        if not isinstance(value, dict) or not value:
+            raise where.fail("a condition is a fact name or a mapping with all, any, not or fact")
+        keys = set(value)
+        line = getattr(value, "line", None)
+        if keys == {"not"}:
+            self.check(value["not"], where.at("not", line))
+        elif keys in ({"all"}, {"any"}):
+            (key,) = keys
+            ListOf(self, min_items=1).check(value[key], where.at(key, line))
+        elif "fact" in keys:
+            ops = keys - {"fact"}
+            if len(ops) != 1 or not ops <= set(self._ops):
+                raise where.fail("a fact test needs exactly one of is, in, includes, includes_any")
+            ID.check(value["fact"], where.at("fact", line))
+            (op,) = ops
+            if op in ("in", "includes_any"):
+                ListOf(SCALAR, min_items=1).check(value[op], where.at(op, line))
+            else:
+                SCALAR.check(value[op], where.at(op, line))
+        else:
+            raise where.fail(f"unknown condition keys {sorted(keys)}; use all, any, not or fact")
+
+
+class _ScalarOrList(Spec):
+    name = "a number, text, true/false or a list of them"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, list):
+            ListOf(SCALAR).check(value, where)
+        else:
+            SCALAR.check(value, where)
+
+
+SCALAR_OR_LIST = _ScalarOrList()
+CONDITION = ConditionSpec()
+DESIGNATION_IDS = ListOf(ID, min_items=1, unique=True)
+IN_FORCE = Record(optional={"from": Optional(DATE), "until": Optional(DATE)})
+PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
+
+EFFECTS: dict[str, Spec] = {
+    "ground": Record(required={"designation": ID, "when": CONDITION}),
+    "exemption": Record(required={"bars": DESIGNATION_IDS, "when": CONDITION}),
+    "authority": Record(
+        required={"act": OneOf(*ACTS), "roles": ListOf(ID, min_items=1)},
+        optional={
+            "designations": DESIGNATION_IDS,
+            "impartial": BOOL,
+            "final": BOOL,
+            "only_after": STR,
+            "roles_mode": OneOf("any", "all", "and_or"),
+        },
+    ),
+    "notice": Record(
+        required={"id": ID, "for": DESIGNATION_IDS, "elements": ListOf(Record(required={"id": ID, "text": STR}))},
+        optional={
+            "in_writing": BOOL,
+            "service_methods": ListOf(OneOf(*SERVICE_METHODS), min_items=1),
+            "service_methods_mode": OneOf("any", "all"),
+            "additional_steps": ListOf(OneOf(*SERVICE_METHODS)),
+            "service_on_one_owner_effective_for_all": BOOL,
+            "to": STR,
+            "copy_to": ListOf(ID),
+            "when": STR,
+        },
+    ),
+    "deadline": Record(
+        required={
+            "id": ID,
+            "who": OneOf("owner", "city"),
+            "what": STR,
+            "trigger": Optional(OneOf(*EVENTS)),
+            "period": PERIOD,
+            "counting": OneOf(*COUNTINGS),
+        },
+        optional={"kind": OneOf("due", "not_before"), "for": DESIGNATION_IDS, "repeat": PERIOD},
+    ),
+    "requirement": Record(
+        required={"id": ID, "for": DESIGNATION_IDS, "what": STR},
+        optional={
+            "amount_usd": NUM,
+            "spec": MapOf(SCALAR_OR_LIST),
+            "proof_to": ID,
+            "at_owner_expense": BOOL,
+            "condition_of_registration": BOOL,
+        },
+    ),
+    "seizure_trigger": Record(
+        required={"id": ID, "for": DESIGNATION_IDS, "what": STR},
+        optional={
+            "act": OneOf("seize", "impound", "order_impoundment"),
+            "requirement": ID,
+            "after": Record(required={"deadline": ID}),
+        },
+    ),
+    "cost": Record(
+        required={"id": ID, "payer": STR, "what": STR},
+        optional={"cap_usd": NUM, "for": DESIGNATION_IDS},
+    ),
+    "fee": Record(
+        required={"id": ID, "what": STR, "set_by": OneOf("council_resolution", "authority")},
+        optional={
+            "amount_usd": Optional(NUM),
+            "resolution": Optional(STR),
+            "adopted": Optional(DATE),
+            "for": DESIGNATION_IDS,
+        },
+    ),
+    "prohibition": Record(required={"id": ID, "what": STR}, optional={"for": DESIGNATION_IDS}),
+    "definition": Record(required={"term": STR}),
+}
+
+
+
+_PROVISION_COMMON: dict[str, Spec] = {
+    "heading": STR,
+    "confirm": STR,
+    "quoted": BOOL,
+    "state_provision": ID,
+    "differs_from_state": STR,
+}
+VERSION = Record(
+    required={"text": STR},
+    optional={"in_force": IN_FORCE, **EFFECTS},
+    at_most_one_of=tuple(EFFECTS),
+)
+PROVISION = Record(
+    required={"id": ID, "citation": STR},
+    optional={**_PROVISION_COMMON, "text": STR, "in_force": IN_FORCE, "versions": ListOf(VERSION, min_items=1), **EFFECTS},
+    at_most_one_of=tuple(EFFECTS),
+)
+
+_RULE = Record(
+    required={"fixed": Record(required={"month": INT, "day": INT})},
+    name="a holiday rule",
+)
+_RULE = Record(
+    optional={
+        "fixed": Record(required={"month": INT, "day": INT}),
+        "nth_weekday": Record(required={"month": INT, "weekday": INT, "n": INT}),
+        "after": Record(required={"holiday": ID, "days": INT}),
+    },
+    exactly_one_of=("fixed", "nth_weekday", "after"),
+)
+HOLIDAY = Record(
+    required={"id": ID, "name": STR, "rule": _RULE},
+    optional={
+        "observed": OneOf("weekend_shift", "none"),
+        "in_force": IN_FORCE,
+        "names": ListOf(Record(required={"name": STR}, optional={"from": Optional(DATE), "until": Optional(DATE)})),
+        "optional_for_cities": BOOL,
+        "provision": ID,
+    },
+)
+CALENDAR = Record(
+    optional={
+        "holidays": ListOf(HOLIDAY),
+        "observes": MapOf(BOOL),
+        "provision": Optional(ID),
+        "extra_holidays": ListOf(HOLIDAY),
+        "note": STR,
+    }
+)
+
+PACK = Record(
+    required={
+        "format": INT,
+        "jurisdiction": Record(
+            required={
+                "id": ID,
+                "name": STR,
+                "kind": OneOf("state", "city"),
+                "timezone": STR,
+                "source": Record(required={"title": STR}, optional={"file": STR, "history": STR, "url": STR}),
+            },
+            optional={"layer_over": ID, "in_force": IN_FORCE, "short_name": STR},
+        ),
+        "provisions": ListOf(PROVISION, min_items=1),
+    },
+    optional={
+        "roles": ListOf(Record(required={"id": ID, "label": STR}, optional={"description": STR})),
+        "designations": ListOf(
+            Record(
+                required={"id": ID, "label": STR, "defined_by": ID},
+                optional={"state_counterpart": ID, "description": STR},
+            )
+        ),
+        "calendar": CALENDAR,
+        "defects": ListOf(
+            Record(
+                required={"id": ID, "provisions": ListOf(ID, min_items=1), "text": STR, "reading": STR},
+                optional={"applies": IN_FORCE, "kind": OneOf("defect", "ambiguity", "missing_text", "conflict")},
+            )
+        ),
+        "settings": ListOf(
+            Record(
+                required={"id": ID, "what": STR},
+                optional={"for": ID, "value": Optional(SCALAR), "allowed": ListOf(SCALAR)},
+            )
+        ),
+    },
+)
+
+_EXPECT_STATUS = OneOf("eligible", "not_eligible", "barred", "undetermined")
+CASES = Record(
+    required={"format": INT},
+    optional={
+        "classify": ListOf(
+            Record(
+                required={"name": STR, "date": DATE, "facts": MapOf(Optional(SCALAR_OR_LIST)), "expect": MapOf(_EXPECT_STATUS)},
+                optional={"matched": ListOf(STR), "barred_by": ListOf(STR), "missing": ListOf(ID), "notes": ListOf(ID)},
+            )
+        ),
+        "deadlines": ListOf(
+            Record(
+                required={"name": STR, "deadline": ID, "events": MapOf(SCALAR), "expect": Record(optional={
+                    "due": Optional(SCALAR),
+                    "set_by": ListOf(STR),
+                    "status": OneOf("determined", "undetermined"),
+                    "entries": INT,
+                })},
+                optional={"on": DATE, "settings": MapOf(Optional(SCALAR))},
+            )
+        ),
+    },
+)

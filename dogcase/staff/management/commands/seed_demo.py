@@ -1,0 +1,43 @@
+import os
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from dogcase.staff.roles import ROLES
+
+# Only ever used while DEBUG is True; anywhere else DOGCASE_DEMO_PASSWORD must be given.
+DEVELOPMENT_DEMO_PASSWORD = "dogcase-demo-only"  # noqa: S105
+
+
+class Command(BaseCommand):
+    help = "Create the role groups and one demo user per role (safe to run again), then print the logins."
+
+    def handle(self, *args, **options):
+        password = os.getenv("DOGCASE_DEMO_PASSWORD")
+        if not password:
+            if not settings.DEBUG:
+                raise CommandError("DEBUG is False: set DOGCASE_DEMO_PASSWORD to seed demo users.")
+            password = DEVELOPMENT_DEMO_PASSWORD
+
+        User = get_user_model()
+        with transaction.atomic():
+            for role in ROLES:
+                group, _ = Group.objects.get_or_create(name=role.group)
+                user, _ = User.objects.get_or_create(username=role.demo_username)
+                is_admin = role.group == "administrator"
+                user.is_staff = is_admin
+                user.is_superuser = is_admin
+                user.is_active = True
+                # Reset every run, so the table printed below is always true.
+                user.set_password(password)
+                user.save()
+                user.groups.set([group])
+
+        width = max(len(role.label) for role in ROLES)
+        self.stdout.write("Demo logins:")
+        self.stdout.write(f"  {'role':<{width}}  {'username':<8}  password")
+        for role in ROLES:
+            self.stdout.write(f"  {role.label:<{width}}  {role.demo_username:<8}  {password}")

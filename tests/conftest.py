@@ -1,0 +1,72 @@
+"""Shared fixtures: one named actor per staff role, and a logged-in client for each."""
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from dogcase.staff.roles import ROLES_BY_GROUP
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def make_staff_user(db):
+    """Create a user holding one role (a Django Group named after the role)."""
+
+    def make(group_name: str, username: str | None = None) -> User:
+        role = ROLES_BY_GROUP[group_name]
+        user = User.objects.create_user(username=username or role.demo_username, password=PASSWORD)
+        if group_name == "administrator":
+            user.is_staff = user.is_superuser = True
+            user.save()
+        user.groups.add(Group.objects.get_or_create(name=group_name)[0])
+        return user
+
+    return make
+
+
+@pytest.fixture
+def login_as(make_staff_user):
+    """A test client logged in as a fresh user holding the given role."""
+
+    def login(group_name: str) -> Client:
+        client = Client()
+        client.force_login(make_staff_user(group_name))
+        return client
+
+    return login
+
+
+@pytest.fixture
+def officer_client(login_as) -> Client:
+    return login_as("animal_control_officer")
+
+
+@pytest.fixture
+def police_client(login_as) -> Client:
+    return login_as("police_officer")
+
+
+@pytest.fixture
+def clerk_client(login_as) -> Client:
+    return login_as("city_clerk")
+
+
+@pytest.fixture
+def hearing_officer_client(login_as) -> Client:
+    return login_as("hearing_officer")
+
+
+@pytest.fixture
+def council_clerk_client(login_as) -> Client:
+    return login_as("council_clerk")
+
+
+@pytest.fixture
+def auditor_client(login_as) -> Client:
+    return login_as("auditor")
+
+
+@pytest.fixture
+def administrator_client(login_as) -> Client:
+    return login_as("administrator")
