@@ -79,6 +79,7 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 INSTALLED_APPS = [
     # Our apps first, so their templates (registration/login.html) win over contrib's.
     "dogcase.staff",
+    "dogcase.law_pages",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

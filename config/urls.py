@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", api.urls),
+    path("law/", include("dogcase.law_pages.urls")),
     path("", include("dogcase.staff.urls")),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from .schema import (
@@ -126,6 +127,17 @@ class _ScalarOrList(Spec):
 
 
 SCALAR_OR_LIST = _ScalarOrList()
+
+
+class _DateOrScalar(Spec):
+    name = "a date, date and time, number or text"
+
+    def check(self, value: Any, where: Where) -> None:
+        if not isinstance(value, dt.date):
+            SCALAR.check(value, where)
+
+
+DATE_OR_SCALAR = _DateOrScalar()
 CONDITION = ConditionSpec()
 DESIGNATION_IDS = ListOf(ID, min_items=1, unique=True)
 IN_FORCE = Record(optional={"from": Optional(DATE), "until": Optional(DATE)})
@@ -306,8 +318,8 @@ CASES = Record(
         ),
         "deadlines": ListOf(
             Record(
-                required={"name": STR, "deadline": ID, "events": MapOf(SCALAR), "expect": Record(optional={
-                    "due": Optional(SCALAR),
+                required={"name": STR, "deadline": ID, "events": MapOf(DATE_OR_SCALAR), "expect": Record(optional={
+                    "due": Optional(DATE_OR_SCALAR),
                     "set_by": ListOf(STR),
                     "status": OneOf("determined", "undetermined"),
                     "entries": INT,

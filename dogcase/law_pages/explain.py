@@ -1,0 +1,87 @@
+"""Plain-English lines for the law engine's provision effects, for people reading the law page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dogcase.law.jurisdiction import _EVENT_WORDS  # the event vocabulary's words, shared with the engine
+
+COUNTING = {
+    "mn_645_15": "Minn. Stat. 645.15 counting",
+    "includes_trigger_day": "the day of the event counted as day one; a weekend or holiday last day rolls over",
+    "no_roll": "plain calendar arithmetic, no roll past weekends",
+    "business_days": "business days: weekdays that are not the city's holidays",
+    "elapsed": "elapsed time, in absolute hours",
+}
+
+WHO = {"owner": "Owner", "city": "City"}
+
+
+def _period(period: dict[str, Any]) -> str:
+    amount, unit = period["amount"], period["unit"].replace("_", " ")
+    if amount == 1:
+        unit = unit.removesuffix("s")
+    return f"{amount} {unit}"
+
+
+def _usd(amount: float) -> str:
+    return f"${amount:,.0f}" if float(amount).is_integer() else f"${amount:,.2f}"
+
+
+def _names(ids, labels: dict[str, str]) -> str:
+    return ", ".join(labels.get(i, i) for i in ids)
+
+
+def effect_line(kind: str | None, effect: dict[str, Any], *, roles: dict[str, str], designations: dict[str, str]) -> str:
+    """One sentence saying what a provision does. `kind` is the effect kind (deadline, requirement, ...)."""
+    if kind is None:
+        return ""
+    concerns = f" (for: {_names(effect['for'], designations)})" if effect.get("for") else ""
+    if kind == "deadline":
+        trigger = _EVENT_WORDS.get(effect.get("trigger") or "", "an event the text does not give")
+        period = _period(effect["period"])
+        timing = {
+            "not_before": f"not before {period} after {trigger}",
+            "window": f"for {period} from {trigger}",
+        }.get(effect.get("kind", "due"), f"{period} from {trigger}")
+        counting = COUNTING.get(effect["counting"], effect["counting"])
+        repeat = f", then every {_period(effect['repeat'])}" if effect.get("repeat") else ""
+        return f"{WHO.get(effect['who'], effect['who'])}: {effect['what']} — {timing} ({counting}){repeat}"
+    if kind == "requirement":
+        parts = [f"Requirement: {effect['what']}"]
+        if effect.get("amount_usd") is not None:
+            parts.append(f"at least {_usd(effect['amount_usd'])}")
+        spec = effect.get("spec") or {}
+        if spec:
+            parts.append("; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in spec.items()))
+        if effect.get("proof_to"):
+            parts.append(f"proof to {roles.get(effect['proof_to'], effect['proof_to'])}")
+        return " — ".join(parts) + concerns
+    if kind == "authority":
+        who = _names(effect.get("roles", ()), roles) or "nobody named"
+        extra = " (must be impartial)" if effect.get("impartial") else ""
+        extra += " (the decision is final)" if effect.get("final") else ""
+        about = f" ({_names(effect['designations'], designations)})" if effect.get("designations") else ""
+        return f"Who may {effect['act'].replace('_', ' ')}{about}: {who}{extra}"
+    if kind == "ground":
+        return f"Ground: makes a dog eligible to be declared a {designations.get(effect['designation'], effect['designation']).lower()}"
+    if kind == "exemption":
+        return f"Exemption: bars declaring the dog a {_names(effect['bars'], designations).lower()}"
+    if kind == "notice":
+        how = ", ".join(m.replace("_", " ") for m in effect.get("service_methods", ()))
+        mode = "all of" if effect.get("service_methods_mode") == "all" else "any of"
+        n = len(effect.get("elements", ()))
+        return f"Notice{' in writing' if effect.get('in_writing') else ''}, served by {mode}: {how}; {n} required element(s){concerns}"
+    if kind == "seizure_trigger":
+        return f"May {effect['act'].replace('_', ' ')} the dog when: {effect['what']}{concerns}"
+    if kind == "cost":
+        cap = f", capped at {_usd(effect['cap_usd'])}" if effect.get("cap_usd") is not None else ""
+        return f"{effect['payer'].capitalize()} pays: {effect['what']}{cap}"
+    if kind == "fee":
+        amount = _usd(effect["amount_usd"]) if effect.get("amount_usd") is not None else "amount not yet recorded"
+        return f"Fee: {effect['what']} — set by {effect.get('set_by', '').replace('_', ' ')}; {amount}"
+    if kind == "prohibition":
+        return f"Prohibited: {effect['what']}{concerns}"
+    if kind == "definition":
+        return f"Defines {effect['term']}"
+    return kind.replace("_", " ")

@@ -1,0 +1,126 @@
+"""The law page: what dogcase applies for a jurisdiction on a date, readable by anyone (public law, no login)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import render
+
+from dogcase import law
+from dogcase.law_pages.explain import effect_line
+
+
+class IsoDateField(forms.DateField):
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except ValidationError:
+            raise ValidationError(
+                "Law in force on: %(value)s is not a real date — write it YYYY-MM-DD.",
+                code="invalid",
+                params={"value": value},
+            ) from None
+
+
+class LawDateForm(forms.Form):
+    on = IsoDateField(
+        label="Law in force on",
+        input_formats=["%Y-%m-%d"],
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+
+def _library_or_unavailable(request):
+    try:
+        return law.library(), None
+    except law.PackError as exc:
+        # A pack mid-edit: say which file is wrong rather than fail with a 500.
+        response = render(request, "law_pages/unavailable.html", {"error": exc}, status=503)
+        return None, response
+
+
+def jurisdiction_list(request):
+    lib, unavailable = _library_or_unavailable(request)
+    if unavailable:
+        return unavailable
+    rows = []
+    for j in lib.jurisdictions.values():
+        row = j.describe()
+        row["layer_over_name"] = lib.jurisdictions[j.state.id].name if j.state else None
+        rows.append(row)
+    return render(request, "law_pages/list.html", {"jurisdictions": rows})
+
+
+def jurisdiction_law(request, jurisdiction_id: str):
+    lib, unavailable = _library_or_unavailable(request)
+    if unavailable:
+        return unavailable
+    try:
+        j = lib.get(jurisdiction_id)
+    except law.UnknownJurisdiction:
+        raise Http404(f"No law pack for {jurisdiction_id!r}") from None
+    today = dt.datetime.now(ZoneInfo(j.pack.timezone)).date()
+    if "on" in request.GET:
+        form = LawDateForm(request.GET)
+        if not form.is_valid():
+            context = {"jurisdiction": j.describe(), "form": form}
+            return render(request, "law_pages/show.html", context, status=400)
+        on = form.cleaned_data["on"]
+    else:
+        on = today
+        form = LawDateForm(initial={"on": on})
+    shown = j.show(on)
+    context = {
+        "jurisdiction": shown["jurisdiction"],
+        "form": form,
+        "on": on,
+        "is_today": on == today,
+        "layers": _layers(j, shown, on),
+        "designations": shown["designations"],
+        "defects": [d for d in shown["defects"] if _applies_on(d["applies"], on)],
+        "missing_settings": [s for s in shown["settings"] if s["value"] is None],
+        "conflicts": j.conflicts(on),
+        "has_state_layer": j.state is not None,
+        "holidays": [{**h, "date": dt.date.fromisoformat(h["date"])} for h in shown["holidays"]],
+    }
+    return render(request, "law_pages/show.html", context)
+
+
+def _applies_on(applies: dict, on: dt.date) -> bool:
+    start, end = applies.get("from"), applies.get("until")
+    return (start is None or dt.date.fromisoformat(start) <= on) and (end is None or on < dt.date.fromisoformat(end))
+
+
+def _layers(j, shown: dict, on: dt.date) -> list[dict]:
+    """Each layer's provisions in force, grouped by heading (consecutive, in the order of the text)."""
+    roles = {r.id: r.label for r in j.roles.values()}
+    designations = {d.id: d.label for d in j.designations.values()}
+    packs = {layer.id: layer for layer in j.layers}
+    out = []
+    for layer in shown["layers"]:
+        pack = packs[layer["pack"]]
+        groups: list[dict] = []
+        for p in layer["provisions"]:
+            # show() folds a deadline's own kind (due/not_before) into the effect; read the effect kind itself.
+            version = pack.provisions[p["id"]].version_on(on)
+            kind = version.effect_kind if version else None
+            effect = dict(p.get("effect") or {})
+            if kind == "deadline":
+                effect["kind"] = version.effect.get("kind", "due")
+            item = {
+                **p,
+                "anchor": f"p-{p['provision']}",
+                "effect_kind": kind,
+                "effect_line": effect_line(kind, effect, roles=roles, designations=designations),
+                "defects": [d.as_dict() for d in j.defects_for([p["provision"]], on)],
+            }
+            heading = p.get("heading")
+            if not groups or groups[-1]["heading"] != heading:
+                groups.append({"heading": heading, "provisions": []})
+            groups[-1]["provisions"].append(item)
+        out.append({**layer, "groups": groups, "count": len(layer["provisions"])})
+    return out
