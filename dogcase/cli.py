@@ -63,7 +63,7 @@ def _key_values(items: list[str], field: str) -> dict[str, str]:
 def cmd_classify(args: argparse.Namespace) -> None:
     data = _read_json(args.facts)
     if not isinstance(data, dict):
-        _fail("FACTS", "must be a JSON object: {\"incident_date\": \"YYYY-MM-DD\", \"facts\": {...}}")
+        _fail("FACTS", 'must be a JSON object: {"incident_date": "YYYY-MM-DD", "facts": {...}}')
     facts = data.get("facts") if "facts" in data else {k: v for k, v in data.items() if k != "incident_date"}
     raw_date = args.as_of or data.get("incident_date")
     if raw_date is None:
@@ -95,6 +95,15 @@ def cmd_law(args: argparse.Namespace) -> None:
             }
         )
         return
+    if args.law_command == "defects":
+        packs = [lib.packs[args.pack]] if args.pack else list(lib.packs.values())
+        if args.pack and args.pack not in lib.packs:
+            lib.get(args.pack)  # raises the unknown-jurisdiction error
+        if args.markdown:
+            sys.stdout.write(_defects_markdown(packs))
+        else:
+            _out({p.id: [d.as_dict() for d in p.defects] for p in packs})
+        return
     j = lib.get(args.jurisdiction)
     on = law.parse_date(args.on, "--on") if args.on else _today(j.pack.timezone)
     if args.law_command == "show":
@@ -103,12 +112,36 @@ def cmd_law(args: argparse.Namespace) -> None:
         _out({"jurisdiction": j.describe(), "on": on.isoformat(), "conflicts": j.conflicts(on)})
 
 
+def _defects_markdown(packs) -> str:
+    lines = [
+        "# Defects and ambiguities in the law texts",
+        "",
+        "Generated from the law packs by `dogcase law defects --markdown`; each entry is also shown in every",
+        "answer that relies on the provisions it names, and on the Law page.",
+        "",
+    ]
+    for pack in packs:
+        lines += [f"## {pack.name} (`{pack.id}`)", ""]
+        for d in pack.defects:
+            provisions = ", ".join(f"`{p.split(':', 1)[1]}`" for p in d.provisions)
+            when = f" Applies {d.applies.describe()}." if d.applies.start or d.applies.end else ""
+            lines.append(
+                f"- **{d.id}** ({d.kind}; {provisions}). {d.text} *dogcase's reading:* {d.reading}{when}"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dogcase", description="dogcase: Minnesota dangerous-dog law, answered with citations.")
+    parser = _Parser(
+        prog="dogcase", description="dogcase: Minnesota dangerous-dog law, answered with citations."
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("classify", help="what the incident facts make the dog, and why")
-    p.add_argument("facts", metavar="FACTS.json", help='{"incident_date": "YYYY-MM-DD", "facts": {...}}; - for stdin')
+    p.add_argument(
+        "facts", metavar="FACTS.json", help='{"incident_date": "YYYY-MM-DD", "facts": {...}}; - for stdin'
+    )
     p.add_argument("--jurisdiction", "-j", required=True)
     p.add_argument("--as-of", help="the incident date (overrides incident_date in the file)")
     p.set_defaults(func=cmd_classify)
@@ -118,14 +151,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jurisdiction", "-j", required=True)
     p.add_argument("--event", action="append", metavar="EVENT=DATE", help="e.g. notice_date=2026-03-02")
     p.add_argument("--on", help="read the law as in force on this date (default: the trigger's date)")
-    p.add_argument("--setting", action="append", metavar="NAME=VALUE", help="a city setting, e.g. registration_trigger=decision_received")
+    p.add_argument(
+        "--setting",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a city setting, e.g. registration_trigger=decision_received",
+    )
     p.set_defaults(func=cmd_deadline)
 
     p = sub.add_parser("law", help="the law packs")
     law_sub = p.add_subparsers(dest="law_command", required=True, parser_class=_Parser)
     law_sub.add_parser("list", help="the jurisdictions")
     law_sub.add_parser("check", help="load and validate every pack")
-    for name, text in (("show", "the provisions in force"), ("conflicts", "where the city departs from state law")):
+    q = law_sub.add_parser("defects", help="the known defects and ambiguities of the texts")
+    q.add_argument("pack", nargs="?", help="one pack (default: all)")
+    q.add_argument("--markdown", action="store_true", help="as a Markdown document")
+    for name, text in (
+        ("show", "the provisions in force"),
+        ("conflicts", "where the city departs from state law"),
+    ):
         q = law_sub.add_parser(name, help=text)
         q.add_argument("jurisdiction")
         q.add_argument("--on", help="a date (default: today in the jurisdiction)")

@@ -9,6 +9,12 @@ from dogcase.staff.roles import ROLES_BY_GROUP
 PASSWORD = "correct horse battery staple"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The production hasher is slow on purpose; tests hash many passwords and need none of that strength.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_staff_user(db):
     """Create a user holding one role (a Django Group named after the role)."""

@@ -32,7 +32,8 @@ def _error(api: NinjaAPI, request: HttpRequest, status: int, field: str, rule: s
 
 
 def _field_path(loc: list | tuple) -> str:
-    # ninja reports ("body", "<parameter name>", "incident_date"); clients know the body, not our parameter name.
+    # ninja reports ("body", "<parameter name>", "incident_date");
+    # clients know the body, not our parameter name.
     parts = [str(p) for p in loc]
     if len(parts) >= 2 and parts[0] == "body" and parts[1] == "payload":
         parts = [parts[0], *parts[2:]]
@@ -45,7 +46,7 @@ def register_error_handlers(api: NinjaAPI) -> None:
         return _error(api, request, status, exc.field, exc.rule)
 
     def on_pack_error(request: HttpRequest, exc: PackError) -> HttpResponse:
-        # A pack being edited is invalid for a moment: the service is unavailable, the client did nothing wrong.
+        # A pack mid-edit is invalid for a moment: the service is unavailable, the client did nothing wrong.
         log.error("law pack invalid: %s", exc)
         where = f"{exc.file}:{exc.line}" if exc.line else exc.file
         return _error(api, request, 503, where, f"law pack invalid: {exc.message}")
@@ -64,7 +65,11 @@ def register_error_handlers(api: NinjaAPI) -> None:
         if isinstance(exc.__cause__, json.JSONDecodeError):
             cause = exc.__cause__
             return _error(
-                api, request, 400, "body", f"not valid JSON at line {cause.lineno} column {cause.colno}: {cause.msg}"
+                api,
+                request,
+                400,
+                "body",
+                f"not valid JSON at line {cause.lineno} column {cause.colno}: {cause.msg}",
             )
         if exc.status_code == 400 and str(exc.message).startswith("Cannot parse request body"):
             return _error(api, request, 400, "body", "the request body cannot be read as JSON")

@@ -8,6 +8,8 @@ and these have no authentication at all).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
@@ -41,7 +43,9 @@ IsoDate = Annotated[dt.date, BeforeValidator(_iso_date)]
 
 
 class OnQuery(Schema):
-    on: IsoDate | None = Field(None, description="Read the law as in force on this date (default: today in the jurisdiction).")
+    on: IsoDate | None = Field(
+        None, description="Read the law as in force on this date (default: today in the jurisdiction)."
+    )
 
 
 class JurisdictionOut(Schema):
@@ -60,19 +64,25 @@ class FactOut(Schema):
 
 
 class ClassifyIn(Schema):
-    incident_date: IsoDate = Field(..., description="The incident date: the law in force that day is applied.")
+    incident_date: IsoDate = Field(
+        ..., description="The incident date: the law in force that day is applied."
+    )
     facts: dict[str, Any] = Field(
         default_factory=dict, description="Fact name -> value (see GET /facts); a fact left out is unknown."
     )
 
 
 class DeadlineIn(Schema):
-    deadline: str = Field(..., description="The deadline id, e.g. owner.request_hearing (see the law's `deadlines`).")
+    deadline: str = Field(
+        ..., description="The deadline id, e.g. owner.request_hearing (see the law's `deadlines`)."
+    )
     events: dict[str, Any] = Field(
         default_factory=dict,
-        description="Event -> date (YYYY-MM-DD) or instant with UTC offset, e.g. {\"notice_date\": \"2026-03-02\"}.",
+        description='Event -> date (YYYY-MM-DD) or instant with offset, e.g. {"notice_date": "2026-03-02"}.',
     )
-    on: IsoDate | None = Field(None, description="Read the law as in force on this date (default: the trigger's date).")
+    on: IsoDate | None = Field(
+        None, description="Read the law as in force on this date (default: the trigger's date)."
+    )
     settings: dict[str, Any] = Field(default_factory=dict, description="City settings the text leaves open.")
 
 
@@ -96,7 +106,7 @@ def list_facts(request):
 @router.get(
     "/jurisdictions/{id}/law",
     response={200: dict[str, Any], **ERRORS},
-    description="Every provision in force on `on`, by layer, with designations, defects, settings and holidays. "
+    description="Every provision in force on `on`, by layer, with designations, defects, settings, holidays. "
     + PUBLIC,
 )
 def show_law(request, id: str, params: Query[OnQuery]):
@@ -107,7 +117,7 @@ def show_law(request, id: str, params: Query[OnQuery]):
 @router.get(
     "/jurisdictions/{id}/conflicts",
     response={200: dict[str, Any], **ERRORS},
-    description="Where the city departs from state law on `on`, with both citations and what dogcase applies. "
+    description="Where the city departs from state law on `on`, both citations, and what dogcase applies. "
     + PUBLIC,
 )
 def show_conflicts(request, id: str, params: Query[OnQuery]):
@@ -130,7 +140,7 @@ def classify(request, id: str, payload: ClassifyIn):
 @router.post(
     "/jurisdictions/{id}/deadline",
     response={200: dict[str, Any], **ERRORS},
-    description="By when an act is due (or allowed), from the events given, with every provision that sets it. "
+    description="By when an act is due (or allowed), from the events, with every provision that sets it. "
     + PUBLIC,
 )
 def deadline(request, id: str, payload: DeadlineIn):
@@ -140,14 +150,15 @@ def deadline(request, id: str, payload: DeadlineIn):
         return law.deadline(id, payload.deadline, events, on=payload.on, settings=payload.settings or None)
 
 
-class _body_fields:
-    """Engine errors name fields of the body ("facts.bit"); the API names them where they are ("body.facts.bit")."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        if isinstance(exc, law.InputError) and not isinstance(exc, law.UnknownJurisdiction):
-            if exc.field in ("date", "on") or exc.field.split(".")[0] in ("facts", "events", "settings", "deadline"):
-                exc.field = "body." + ("incident_date" if exc.field == "date" else exc.field)
-        return False
+@contextmanager
+def _body_fields() -> Iterator[None]:
+    """Engine errors name body fields ("facts.bit"); the API says where they are ("body.facts.bit")."""
+    try:
+        yield
+    except law.InputError as exc:
+        if not isinstance(exc, law.UnknownJurisdiction) and (
+            exc.field in ("date", "on")
+            or exc.field.split(".")[0] in ("facts", "events", "settings", "deadline")
+        ):
+            exc.field = "body." + ("incident_date" if exc.field == "date" else exc.field)
+        raise

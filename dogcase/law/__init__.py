@@ -70,7 +70,9 @@ def parse_events(raw: Any, field: str = "events") -> dict[str, dt.date | dt.date
             except ValueError:
                 raise InputError(where, f"{value!r} is not a real date and time (ISO 8601)") from None
             if instant.tzinfo is None:
-                raise InputError(where, "a date and time needs its UTC offset, e.g. 2026-11-01T01:30:00-05:00")
+                raise InputError(
+                    where, "a date and time needs its UTC offset, e.g. 2026-11-01T01:30:00-05:00"
+                )
             out[name] = instant
         else:
             out[name] = parse_date(value, where)

@@ -597,7 +597,7 @@ def business_days(trigger: date, n: int, cal: HolidayCalendar, *, event: str = "
             count += 1
         elif d.weekday() < 5:
             skipped.append(cal.holiday_on(d))  # type: ignore[arg-type]
-    start = f"the day of {event}" if event else "that day"
+    start = event if event else "that day"
     first = (
         f"{_plural(n, 'business day')} after {format_date(trigger)} (weekdays that are not holidays, "
         f"counted from the day after {start}) is {format_date(d)}"

@@ -6,17 +6,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, PackError
+from .errors import InputError
 from .model import FactDef
 from .schema import ID, INT, STR, ListOf, OneOf, Record, Where
 from .yamlsource import read_yaml
 
 _FACTS_LIST = ListOf(
-            Record(
-                required={"id": ID, "type": OneOf("bool", "enum", "set"), "question": STR},
-                optional={"values": ListOf(ID, min_items=1, unique=True)},
-            ),
-            min_items=1,
+    Record(
+        required={"id": ID, "type": OneOf("bool", "enum", "set"), "question": STR},
+        optional={"values": ListOf(ID, min_items=1, unique=True)},
+    ),
+    min_items=1,
 )
 
 
@@ -86,9 +86,7 @@ class FactVocabulary:
         try:
             return self.facts[name]
         except KeyError:
-            raise where.fail(
-                f"unknown fact {name!r}; facts are defined in {self.file}"
-            ) from None
+            raise where.fail(f"unknown fact {name!r}; facts are defined in {self.file}") from None
 
     @staticmethod
     def _value(fact: FactDef, value: Any, where: Where) -> None:

@@ -15,7 +15,12 @@ from .model import Defect, Designation, Pack, ProvisionVersion, Role
 from .rules import DesignationResult, Rule, compile_classifier
 from .schema import Where
 
-WHO_FAVOURS_LATER = {("owner", "due"): True, ("owner", "not_before"): False, ("city", "due"): False, ("city", "not_before"): True}
+WHO_FAVOURS_LATER = {
+    ("owner", "due"): True,
+    ("owner", "not_before"): False,
+    ("city", "due"): False,
+    ("city", "not_before"): True,
+}
 
 
 class Jurisdiction:
@@ -47,11 +52,7 @@ class Jurisdiction:
             days |= layer.boundaries()
         self._boundaries: list[dt.date] = sorted(days)
         self._classifiers: dict[int, Any] = {}
-        self._deadline_ids = {
-            v.effect["id"]
-            for v in self.all_versions()
-            if v.effect_kind == "deadline"
-        }
+        self._deadline_ids = {v.effect["id"] for v in self.all_versions() if v.effect_kind == "deadline"}
 
     # ------------------------------------------------------------------------------------------ structure
 
@@ -86,9 +87,7 @@ class Jurisdiction:
 
     def dated_caveats(self, day: dt.date) -> list[Defect]:
         """Defects that hold only for a stretch of dates (e.g. a text whose earlier wording is not stored)."""
-        return [
-            d for d in self.defects if (d.applies.start or d.applies.end) and d.applies.contains(day)
-        ]
+        return [d for d in self.defects if (d.applies.start or d.applies.end) and d.applies.contains(day)]
 
     def _build_calendar(self) -> clock.HolidayCalendar:
         state = self.state or self.pack
@@ -225,7 +224,9 @@ class Jurisdiction:
                 if v.effect_kind == "ground" and v.effect["designation"] == designation.id
             ]
             exemptions = [
-                rule_for(v) for v in versions if v.effect_kind == "exemption" and designation.id in v.effect["bars"]
+                rule_for(v)
+                for v in versions
+                if v.effect_kind == "exemption" and designation.id in v.effect["bars"]
             ]
             if designation.state_counterpart:
                 for v in versions:
@@ -263,7 +264,8 @@ class Jurisdiction:
         sets it, its computation trace, and the date dogcase applies."""
         if deadline_id not in self._deadline_ids:
             raise InputError(
-                "deadline", f"unknown deadline {deadline_id!r} in {self.id}; known: {', '.join(self.deadline_ids())}"
+                "deadline",
+                f"unknown deadline {deadline_id!r} in {self.id}; known: {', '.join(self.deadline_ids())}",
             )
         for name in events:
             if name not in _EVENTS:
@@ -271,7 +273,9 @@ class Jurisdiction:
         settings_now = {k: s.value for k, s in self.settings.items()}
         for key, value in (settings or {}).items():
             if key not in self.settings:
-                raise InputError(f"settings.{key}", f"unknown setting; known: {', '.join(sorted(self.settings))}")
+                raise InputError(
+                    f"settings.{key}", f"unknown setting; known: {', '.join(sorted(self.settings))}"
+                )
             settings_now[key] = value
         candidates = [
             v for v in self.all_versions() if v.effect_kind == "deadline" and v.effect["id"] == deadline_id
@@ -377,7 +381,8 @@ class Jurisdiction:
         if unit == "hours":
             if not isinstance(raw, dt.datetime):
                 raise InputError(
-                    f"events.{trigger_name}", "this deadline runs in hours: give a date and time with its UTC offset"
+                    f"events.{trigger_name}",
+                    "this deadline runs in hours: give a date and time with its UTC offset",
                 )
             trigger_day = raw.astimezone(self.tz).date()
         else:
@@ -388,7 +393,13 @@ class Jurisdiction:
             return None
         try:
             result = clock.compute(
-                raw, period["amount"], unit, e["counting"], self.calendar, self.tz, event=_EVENT_WORDS[trigger_name]
+                raw,
+                period["amount"],
+                unit,
+                e["counting"],
+                self.calendar,
+                self.tz,
+                event=_EVENT_WORDS[trigger_name],
             )
         except ValueError as exc:
             raise InputError(f"events.{trigger_name}", str(exc)) from exc
@@ -488,7 +499,11 @@ class Jurisdiction:
                             "topic": f"exemption for {designation.id}",
                             "kind": "missing_exemption",
                             "summary": f"{self.pack.name} has no provision restating {sv.citation}",
-                            "city": {"citation": None, "text": None, "value": "no counterpart in the city text"},
+                            "city": {
+                                "citation": None,
+                                "text": None,
+                                "value": "no counterpart in the city text",
+                            },
                             "state": _side(sv, "exemption"),
                             "applied": (
                                 f"the state exemption bars a {designation.label.lower()} classification too "
@@ -600,7 +615,14 @@ class Classification:
                         "citation": rule.version.citation,
                         "role": rule.kind,
                         "value": {2: "applies", 1: "unknown", 0: "does not apply"}[value],
-                        **({"state_floor": True} if rule.version.layer == "state" and r.designation.pack != rule.version.pack and rule.kind == "exemption" and r.designation.state_counterpart else {}),
+                        **(
+                            {"state_floor": True}
+                            if rule.version.layer == "state"
+                            and r.designation.pack != rule.version.pack
+                            and rule.kind == "exemption"
+                            and r.designation.state_counterpart
+                            else {}
+                        ),
                     }
                 )
                 if value != 0 and rule.key not in used_keys:
@@ -732,9 +754,15 @@ def _combination_rule(who: str, kind: str, count: int) -> str:
     if count < 2:
         return "one provision sets this time"
     later = WHO_FAVOURS_LATER[(who, kind)]
-    side = "the owner keeps the longer time to act" if who == "owner" else "the city keeps the shorter time to act"
+    side = (
+        "the owner keeps the longer time to act"
+        if who == "owner"
+        else "the city keeps the shorter time to act"
+    )
     if kind == "not_before":
-        side = "the owner gets the earlier start" if who == "owner" else "the city must wait for the later date"
+        side = (
+            "the owner gets the earlier start" if who == "owner" else "the city must wait for the later date"
+        )
     return f"several provisions set this time: dogcase applies the {'later' if later else 'earlier'} date ({side})"
 
 

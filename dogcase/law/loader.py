@@ -130,14 +130,19 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
                     )
             if effect_kind in ("ground", "exemption"):
                 when = vraw[effect_kind]["when"]
-                facts.check_condition(when, Where(display, getattr(when, "line", vline), f"{where.path}.{effect_kind}.when"))
+                facts.check_condition(
+                    when, Where(display, getattr(when, "line", vline), f"{where.path}.{effect_kind}.when")
+                )
             version = ProvisionVersion(
                 text=" ".join(vraw["text"].split()),
                 in_force=_in_force(vraw.get("in_force"), default_in_force, vwhere),
                 effect_kind=effect_kind,
                 effect=_plain(vraw[effect_kind]) if effect_kind else None,
                 line=vline or 0,
-                effect_line=(vraw.line_of(effect_kind) if effect_kind and isinstance(vraw, LineDict) else vline) or 0,
+                effect_line=(
+                    vraw.line_of(effect_kind) if effect_kind and isinstance(vraw, LineDict) else vline
+                )
+                or 0,
                 **common,
             )
             for other in versions:
@@ -173,7 +178,9 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
             id=item["id"],
             label=item["label"],
             pack=pack_id,
-            defined_by=ensure_provision(item["defined_by"], where.at("defined_by", item.line_of("defined_by"))),
+            defined_by=ensure_provision(
+                item["defined_by"], where.at("defined_by", item.line_of("defined_by"))
+            ),
             state_counterpart=item.get("state_counterpart"),
             description=item.get("description"),
         )
@@ -186,7 +193,8 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
             raise where.fail(f"defect {item['id']!r} is listed twice")
         seen_defects.add(item["id"])
         keys = tuple(
-            ensure_provision(p, where.at("provisions", item.line_of("provisions"))) for p in item["provisions"]
+            ensure_provision(p, where.at("provisions", item.line_of("provisions")))
+            for p in item["provisions"]
         )
         defects.append(
             Defect(
@@ -217,10 +225,16 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
 
     calendar = raw.get("calendar") or LineDict()
     cwhere = top.at("calendar", raw.line_of("calendar"))
-    holiday_rules = _holiday_rules(calendar.get("holidays", ()), cwhere.at("holidays", None), provisions, pack_id)
-    extra = _holiday_rules(calendar.get("extra_holidays", ()), cwhere.at("extra_holidays", None), provisions, pack_id)
+    holiday_rules = _holiday_rules(
+        calendar.get("holidays", ()), cwhere.at("holidays", None), provisions, pack_id
+    )
+    extra = _holiday_rules(
+        calendar.get("extra_holidays", ()), cwhere.at("extra_holidays", None), provisions, pack_id
+    )
     if kind == "city" and "holidays" in calendar:
-        raise cwhere.fail("a city pack does not restate the state's holidays: use observes and extra_holidays")
+        raise cwhere.fail(
+            "a city pack does not restate the state's holidays: use observes and extra_holidays"
+        )
     if kind == "state" and "observes" in calendar:
         raise cwhere.fail("the state pack lists holidays; observes is for cities")
     cal_provision = calendar.get("provision")
@@ -266,9 +280,7 @@ def _holiday_rules(
             if item["provision"] not in provisions:
                 raise here.fail(f"refers to provision {item['provision']!r}, which this pack does not define")
             citation = provisions[item["provision"]].versions[-1].citation
-        names = tuple(
-            (n["name"], n.get("from"), n.get("until")) for n in item.get("names", ())
-        )
+        names = tuple((n["name"], n.get("from"), n.get("until")) for n in item.get("names", ()))
         in_force = item.get("in_force") or {}
         kwargs: dict[str, Any] = {}
         if "fixed" in rule:
@@ -311,7 +323,9 @@ class Library:
         from .jurisdiction import Jurisdiction
 
         self.root = Path(root)
-        self.facts = FactVocabulary.load(self.root / "facts.yaml", _display(self.root / "facts.yaml", self.root))
+        self.facts = FactVocabulary.load(
+            self.root / "facts.yaml", _display(self.root / "facts.yaml", self.root)
+        )
         self.packs: dict[str, Pack] = {}
         folders = sorted(p for p in self.root.iterdir() if p.is_dir() and (p / "pack.yaml").exists())
         for folder in folders:
@@ -323,7 +337,11 @@ class Library:
             if pack.kind == "city":
                 state = self.packs.get(pack.layer_over or "")
                 if state is None or state.kind != "state":
-                    raise PackError(pack.file, None, f"layer_over names {pack.layer_over!r}, which is not a state pack here")
+                    raise PackError(
+                        pack.file,
+                        None,
+                        f"layer_over names {pack.layer_over!r}, which is not a state pack here",
+                    )
             self.jurisdictions[pack.id] = Jurisdiction(pack, state, self.facts)
 
     def get(self, jurisdiction_id: str):  # -> Jurisdiction

@@ -157,7 +157,11 @@ EFFECTS: dict[str, Spec] = {
         },
     ),
     "notice": Record(
-        required={"id": ID, "for": DESIGNATION_IDS, "elements": ListOf(Record(required={"id": ID, "text": STR}))},
+        required={
+            "id": ID,
+            "for": DESIGNATION_IDS,
+            "elements": ListOf(Record(required={"id": ID, "text": STR})),
+        },
         optional={
             "in_writing": BOOL,
             "service_methods": ListOf(OneOf(*SERVICE_METHODS), min_items=1),
@@ -216,7 +220,6 @@ EFFECTS: dict[str, Spec] = {
 }
 
 
-
 _PROVISION_COMMON: dict[str, Spec] = {
     "heading": STR,
     "confirm": STR,
@@ -231,7 +234,13 @@ VERSION = Record(
 )
 PROVISION = Record(
     required={"id": ID, "citation": STR},
-    optional={**_PROVISION_COMMON, "text": STR, "in_force": IN_FORCE, "versions": ListOf(VERSION, min_items=1), **EFFECTS},
+    optional={
+        **_PROVISION_COMMON,
+        "text": STR,
+        "in_force": IN_FORCE,
+        "versions": ListOf(VERSION, min_items=1),
+        **EFFECTS,
+    },
     at_most_one_of=tuple(EFFECTS),
 )
 
@@ -252,7 +261,9 @@ HOLIDAY = Record(
     optional={
         "observed": OneOf("weekend_shift", "none"),
         "in_force": IN_FORCE,
-        "names": ListOf(Record(required={"name": STR}, optional={"from": Optional(DATE), "until": Optional(DATE)})),
+        "names": ListOf(
+            Record(required={"name": STR}, optional={"from": Optional(DATE), "until": Optional(DATE)})
+        ),
         "optional_for_cities": BOOL,
         "provision": ID,
     },
@@ -294,7 +305,10 @@ PACK = Record(
         "defects": ListOf(
             Record(
                 required={"id": ID, "provisions": ListOf(ID, min_items=1), "text": STR, "reading": STR},
-                optional={"applies": IN_FORCE, "kind": OneOf("defect", "ambiguity", "missing_text", "conflict")},
+                optional={
+                    "applies": IN_FORCE,
+                    "kind": OneOf("defect", "ambiguity", "missing_text", "conflict"),
+                },
             )
         ),
         "settings": ListOf(
@@ -312,18 +326,35 @@ CASES = Record(
     optional={
         "classify": ListOf(
             Record(
-                required={"name": STR, "date": DATE, "facts": MapOf(Optional(SCALAR_OR_LIST)), "expect": MapOf(_EXPECT_STATUS)},
-                optional={"matched": ListOf(STR), "barred_by": ListOf(STR), "missing": ListOf(ID), "notes": ListOf(ID)},
+                required={
+                    "name": STR,
+                    "date": DATE,
+                    "facts": MapOf(Optional(SCALAR_OR_LIST)),
+                    "expect": MapOf(_EXPECT_STATUS),
+                },
+                optional={
+                    "matched": ListOf(STR),
+                    "barred_by": ListOf(STR),
+                    "missing": ListOf(ID),
+                    "notes": ListOf(ID),
+                },
             )
         ),
         "deadlines": ListOf(
             Record(
-                required={"name": STR, "deadline": ID, "events": MapOf(DATE_OR_SCALAR), "expect": Record(optional={
-                    "due": Optional(DATE_OR_SCALAR),
-                    "set_by": ListOf(STR),
-                    "status": OneOf("determined", "undetermined"),
-                    "entries": INT,
-                })},
+                required={
+                    "name": STR,
+                    "deadline": ID,
+                    "events": MapOf(DATE_OR_SCALAR),
+                    "expect": Record(
+                        optional={
+                            "due": Optional(DATE_OR_SCALAR),
+                            "set_by": ListOf(STR),
+                            "status": OneOf("determined", "undetermined"),
+                            "entries": INT,
+                        }
+                    ),
+                },
                 optional={"on": DATE, "settings": MapOf(Optional(SCALAR))},
             )
         ),

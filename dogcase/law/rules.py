@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RuleConflict
-from .facts import condition_facts
 from .model import Defect, Designation, ProvisionVersion
 
 TRUE, UNKNOWN, FALSE = 2, 1, 0
@@ -112,21 +111,35 @@ def evaluate(cond: Any, facts: dict[str, Any]) -> int:
 
 
 def missing_facts(cond: Any, facts: dict[str, Any]) -> list[str]:
-    """Facts not given whose value could change this (unknown) condition."""
-    if evaluate(cond, facts) != UNKNOWN:
-        return []
-    if isinstance(cond, str):
-        return [cond]
-    if "fact" in cond:
-        return [cond["fact"]]
+    """Facts not given whose value could change this (unknown) condition; [] when it is determined."""
+    value, missing = _value_and_missing(cond, facts)
+    return missing if value == UNKNOWN else []
+
+
+def _value_and_missing(cond: Any, facts: dict[str, Any]) -> tuple[int, list[str]]:
+    """One pass: the condition's value and, when unknown, the unknown facts that decide it."""
+    if isinstance(cond, str) or "fact" in cond:
+        name = cond if isinstance(cond, str) else cond["fact"]
+        if facts.get(name) is None:
+            return UNKNOWN, [name]
+        return evaluate(cond, facts), []
     if "not" in cond:
-        return missing_facts(cond["not"], facts)
-    out: list[str] = []
-    for part in cond.get("all") or cond.get("any"):
-        for name in missing_facts(part, facts):
-            if name not in out:
-                out.append(name)
-    return out
+        value, missing = _value_and_missing(cond["not"], facts)
+        return 2 - value, missing
+    is_all = "all" in cond
+    decisive = FALSE if is_all else TRUE
+    unknown: list[str] = []
+    seen_unknown = False
+    for part in cond["all"] if is_all else cond["any"]:
+        value, missing = _value_and_missing(part, facts)
+        if value == decisive:
+            return decisive, []
+        if value == UNKNOWN:
+            seen_unknown = True
+            unknown.extend(m for m in missing if m not in unknown)
+    if seen_unknown:
+        return UNKNOWN, unknown
+    return (TRUE if is_all else FALSE), []
 
 
 def decide(rules: tuple[Rule, ...], values: tuple[int, ...]) -> str:
@@ -169,16 +182,24 @@ class CompiledClassifier:
     run: Any = None  # the generated function: facts -> tuple[DesignationResult, ...]
     source: str = ""
 
-    def missing(self, index: int, facts: dict[str, Any]) -> tuple[str, ...]:
+    def missing(self, index: int, facts: dict[str, Any], values: tuple[int, ...]) -> tuple[str, ...]:
+        """The facts an undetermined answer needs; `values` are the rules' values from the generated code
+        (3 true, 1 unknown, 0 false), so only the unknown rules are walked."""
         rules = self.rules_by_designation[index]
         out: list[str] = []
-        grounds_true = any(r.kind == "ground" and evaluate(r.condition, facts) == TRUE for r in rules)
-        for rule in rules:
-            if rule.kind == "ground" and grounds_true:
-                continue
-            for name in missing_facts(rule.condition, facts):
-                if name not in out:
-                    out.append(name)
+        grounds_missing: list[str] = []
+        grounds_true = False
+        for rule, value in zip(rules, values, strict=True):
+            if rule.kind == "ground":
+                grounds_true = grounds_true or value == 3
+                target = grounds_missing
+            else:
+                target = out
+            if value == 1:
+                missing = _value_and_missing(rule.condition, facts)[1]
+                target.extend(name for name in missing if name not in target)
+        if not grounds_true:
+            out = grounds_missing + [name for name in out if name not in grounds_missing]
         return tuple(out)
 
 
@@ -188,59 +209,51 @@ def compile_classifier(
     start: dt.date | None,
     end: dt.date | None,
 ) -> CompiledClassifier:
+    """Generate one Python function for these rules.
+
+    In the generated code a three-valued value is a two-bit number: true 3, unknown 1, false 0, so that
+    Kleene's `all` is bitwise AND and `any` bitwise OR; every distinct fact test and every distinct rule is
+    computed once.
+    """
     compiled = CompiledClassifier(designations, rules_by_designation, start, end)
-    consts: dict[str, Any] = {}
-    variables: dict[int, str] = {}  # id(rule) -> local name
-    exprs: list[tuple[str, str]] = []
-    facts_used: list[str] = []
+    gen = _Generator()
+    rule_var: dict[int, str] = {}
     for rules in rules_by_designation:
         for rule in rules:
-            if id(rule) in variables:
-                continue
-            name = f"r{len(variables)}"
-            variables[id(rule)] = name
-            exprs.append((name, expression(rule.condition, consts)))
-            for fact in condition_facts(rule.condition):
-                if fact not in facts_used:
-                    facts_used.append(fact)
-    namespace: dict[str, Any] = {
-        **consts,
-        "_DR": DesignationResult,
-        "_decide": decide,
-        "_C": compiled,
-    }
+            if id(rule) not in rule_var:
+                rule_var[id(rule)] = gen.rule(rule.condition)
+    namespace: dict[str, Any] = {**gen.consts, "_DR": DesignationResult, "_C": compiled}
     lines = ["def classify(F):", "    _g = F.get"]
-    lines += [f"    f_{fact} = _g({fact!r})" for fact in facts_used]
-    lines += [f"    {name} = {expr}" for name, expr in exprs]
+    lines += [f"    f_{fact} = _g({fact!r})" for fact in gen.facts]
+    lines += [f"    {name} = {expr}" for name, expr in gen.lines]
     results = []
     for index, (designation, rules) in enumerate(zip(designations, rules_by_designation, strict=True)):
         namespace[f"_D{index}"] = designation
         namespace[f"_RS{index}"] = rules
+        grounds, exemptions = [], []
         for j, rule in enumerate(rules):
             namespace[f"_R{index}_{j}"] = rule
-        grounds = [(j, variables[id(r)]) for j, r in enumerate(rules) if r.kind == "ground"]
-        exemptions = [(j, variables[id(r)]) for j, r in enumerate(rules) if r.kind == "exemption"]
+            (grounds if rule.kind == "ground" else exemptions).append((j, rule_var[id(rule)]))
         s = f"s{index}"
-        g = f"max({', '.join(v for _, v in grounds)})" if len(grounds) > 1 else (grounds[0][1] if grounds else "0")
-        e = (
-            f"max({', '.join(v for _, v in exemptions)})"
-            if len(exemptions) > 1
-            else (exemptions[0][1] if exemptions else "0")
-        )
+        g = " | ".join(dict.fromkeys(v for _, v in grounds)) or "0"
+        e = " | ".join(dict.fromkeys(v for _, v in exemptions)) or "0"
         lines += [
             f"    g = {g}",
             f"    e = {e}",
-            f"    if e == 2: {s} = 'barred'",
+            f"    if e == 3: {s} = 'barred'",
             f"    elif g == 0: {s} = 'not_eligible'",
-            f"    elif g == 2 and e == 0: {s} = 'eligible'",
+            f"    elif g == 3 and e == 0: {s} = 'eligible'",
             f"    else: {s} = 'undetermined'",
+            "    m = []",
         ]
-        matched = " + ".join(f"((_R{index}_{j},) if {v} == 2 else ())" for j, v in grounds) or "()"
-        barred = " + ".join(f"((_R{index}_{j},) if {v} == 2 else ())" for j, v in exemptions) or "()"
-        lines += [
-            f"    d{index} = _DR(_D{index}, {s}, {matched}, {barred}, "
-            f"_C.missing({index}, F) if {s} == 'undetermined' else (), _RS{index})"
-        ]
+        lines += [f"    if {v} == 3: m.append(_R{index}_{j})" for j, v in grounds]
+        lines.append("    b = []")
+        lines += [f"    if {v} == 3: b.append(_R{index}_{j})" for j, v in exemptions]
+        lines.append(
+            f"    d{index} = _DR(_D{index}, {s}, tuple(m), tuple(b), "
+            f"_C.missing({index}, F, ({', '.join(rule_var[id(r)] for r in rules)},)) "
+            f"if {s} == 'undetermined' else (), _RS{index})"
+        )
         results.append(f"d{index}")
     lines.append(f"    return ({', '.join(results)}{',' if len(results) == 1 else ''})")
     source = "\n".join(lines) + "\n"
@@ -249,3 +262,62 @@ def compile_classifier(
     compiled.run = namespace["classify"]
     compiled.source = source
     return compiled
+
+
+class _Generator:
+    """Builds the statements of a generated classifier, sharing every repeated test."""
+
+    def __init__(self) -> None:
+        self.consts: dict[str, Any] = {"_NOT": (3, 1, None, 0)}
+        self.facts: list[str] = []
+        self.lines: list[tuple[str, str]] = []
+        self._names: dict[str, str] = {}
+
+    def _name(self, expr: str, prefix: str) -> str:
+        name = self._names.get(expr)
+        if name is None:
+            name = f"{prefix}{len(self._names)}"
+            self._names[expr] = name
+            self.lines.append((name, expr))
+        return name
+
+    def _fact(self, fact: str) -> str:
+        if fact not in self.facts:
+            self.facts.append(fact)
+        return f"f_{fact}"
+
+    def _const(self, value: frozenset[str]) -> str:
+        for name, existing in self.consts.items():
+            if existing == value:
+                return name
+        name = f"K{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def leaf(self, cond: Any) -> str:
+        if isinstance(cond, str):
+            v = self._fact(cond)
+            return self._name(f"1 if {v} is None else (3 if {v} else 0)", "t")
+        v = self._fact(cond["fact"])
+        if "is" in cond:
+            test = f"{v} == {cond['is']!r}"
+        elif "includes" in cond:
+            test = f"{cond['includes']!r} in {v}"
+        elif "in" in cond:
+            test = f"{v} in {self._const(frozenset(cond['in']))}"
+        else:
+            test = f"not {self._const(frozenset(cond['includes_any']))}.isdisjoint({v})"
+        return self._name(f"1 if {v} is None else (3 if {test} else 0)", "t")
+
+    def value(self, cond: Any) -> str:
+        if isinstance(cond, str) or "fact" in cond:
+            return self.leaf(cond)
+        if "not" in cond:
+            return self._name(f"_NOT[{self.value(cond['not'])}]", "t")
+        parts = list(dict.fromkeys(self.value(c) for c in (cond.get("all") or cond.get("any"))))
+        if len(parts) == 1:
+            return parts[0]
+        return self._name((" & " if "all" in cond else " | ").join(parts), "t")
+
+    def rule(self, cond: Any) -> str:
+        return self.value(cond)

@@ -161,17 +161,6 @@ class Record(Spec):
                 )
 
 
-class Lazy(Spec):
-    """A spec defined later (conditions are recursive)."""
-
-    def __init__(self) -> None:
-        self.target: Spec | None = None
-
-    def check(self, value: Any, where: Where) -> None:
-        assert self.target is not None
-        self.target.check(value, where)
-
-
 def _describe(value: Any) -> str:
     if value is None:
         return "empty (null)"

@@ -45,9 +45,7 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineD
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if key in result:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result

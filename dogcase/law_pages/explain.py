@@ -8,7 +8,7 @@ from dogcase.law.jurisdiction import _EVENT_WORDS  # the event vocabulary's word
 
 COUNTING = {
     "mn_645_15": "Minn. Stat. 645.15 counting",
-    "includes_trigger_day": "the day of the event counted as day one; a weekend or holiday last day rolls over",
+    "includes_trigger_day": "the day of the event is day one; a last day on a weekend or holiday rolls over",
     "no_roll": "plain calendar arithmetic, no roll past weekends",
     "business_days": "business days: weekdays that are not the city's holidays",
     "elapsed": "elapsed time, in absolute hours",
@@ -28,11 +28,24 @@ def _usd(amount: float) -> str:
     return f"${amount:,.0f}" if float(amount).is_integer() else f"${amount:,.2f}"
 
 
+def _value(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return " × ".join(str(v) for v in value)
+    return str(value)
+
+
+SEIZURE_ACTS = {"seize": "seize", "impound": "impound", "order_impoundment": "order the impoundment of"}
+
+
 def _names(ids, labels: dict[str, str]) -> str:
     return ", ".join(labels.get(i, i) for i in ids)
 
 
-def effect_line(kind: str | None, effect: dict[str, Any], *, roles: dict[str, str], designations: dict[str, str]) -> str:
+def effect_line(
+    kind: str | None, effect: dict[str, Any], *, roles: dict[str, str], designations: dict[str, str]
+) -> str:
     """One sentence saying what a provision does. `kind` is the effect kind (deadline, requirement, ...)."""
     if kind is None:
         return ""
@@ -50,10 +63,10 @@ def effect_line(kind: str | None, effect: dict[str, Any], *, roles: dict[str, st
     if kind == "requirement":
         parts = [f"Requirement: {effect['what']}"]
         if effect.get("amount_usd") is not None:
-            parts.append(f"at least {_usd(effect['amount_usd'])}")
+            parts.append(f"amount: {_usd(effect['amount_usd'])}")
         spec = effect.get("spec") or {}
         if spec:
-            parts.append("; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in spec.items()))
+            parts.append("; ".join(f"{k.replace('_', ' ')}: {_value(v)}" for k, v in spec.items()))
         if effect.get("proof_to"):
             parts.append(f"proof to {roles.get(effect['proof_to'], effect['proof_to'])}")
         return " — ".join(parts) + concerns
@@ -64,21 +77,26 @@ def effect_line(kind: str | None, effect: dict[str, Any], *, roles: dict[str, st
         about = f" ({_names(effect['designations'], designations)})" if effect.get("designations") else ""
         return f"Who may {effect['act'].replace('_', ' ')}{about}: {who}{extra}"
     if kind == "ground":
-        return f"Ground: makes a dog eligible to be declared a {designations.get(effect['designation'], effect['designation']).lower()}"
+        label = designations.get(effect["designation"], effect["designation"])
+        return f"Ground: makes a dog eligible to be declared a {label.lower()}"
     if kind == "exemption":
         return f"Exemption: bars declaring the dog a {_names(effect['bars'], designations).lower()}"
     if kind == "notice":
         how = ", ".join(m.replace("_", " ") for m in effect.get("service_methods", ()))
         mode = "all of" if effect.get("service_methods_mode") == "all" else "any of"
         n = len(effect.get("elements", ()))
-        return f"Notice{' in writing' if effect.get('in_writing') else ''}, served by {mode}: {how}; {n} required element(s){concerns}"
+        writing = " in writing" if effect.get("in_writing") else ""
+        return f"Notice{writing}, served by {mode}: {how}; {n} required element(s){concerns}"
     if kind == "seizure_trigger":
-        return f"May {effect['act'].replace('_', ' ')} the dog when: {effect['what']}{concerns}"
+        act = SEIZURE_ACTS.get(effect["act"], effect["act"].replace("_", " "))
+        return f"May {act} the dog when: {effect['what']}{concerns}"
     if kind == "cost":
         cap = f", capped at {_usd(effect['cap_usd'])}" if effect.get("cap_usd") is not None else ""
         return f"{effect['payer'].capitalize()} pays: {effect['what']}{cap}"
     if kind == "fee":
-        amount = _usd(effect["amount_usd"]) if effect.get("amount_usd") is not None else "amount not yet recorded"
+        amount = (
+            _usd(effect["amount_usd"]) if effect.get("amount_usd") is not None else "amount not yet recorded"
+        )
         return f"Fee: {effect['what']} — set by {effect.get('set_by', '').replace('_', ' ')}; {amount}"
     if kind == "prohibition":
         return f"Prohibited: {effect['what']}{concerns}"

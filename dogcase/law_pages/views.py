@@ -1,4 +1,4 @@
-"""The law page: what dogcase applies for a jurisdiction on a date, readable by anyone (public law, no login)."""
+"""The law page: what dogcase applies in a jurisdiction on a date, for anyone (public law, no login)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,9 @@ def jurisdiction_law(request, jurisdiction_id: str):
 
 def _applies_on(applies: dict, on: dt.date) -> bool:
     start, end = applies.get("from"), applies.get("until")
-    return (start is None or dt.date.fromisoformat(start) <= on) and (end is None or on < dt.date.fromisoformat(end))
+    return (start is None or dt.date.fromisoformat(start) <= on) and (
+        end is None or on < dt.date.fromisoformat(end)
+    )
 
 
 def _layers(j, shown: dict, on: dt.date) -> list[dict]:
@@ -105,7 +107,7 @@ def _layers(j, shown: dict, on: dt.date) -> list[dict]:
         pack = packs[layer["pack"]]
         groups: list[dict] = []
         for p in layer["provisions"]:
-            # show() folds a deadline's own kind (due/not_before) into the effect; read the effect kind itself.
+            # show() lets a deadline's own kind (due/not_before) replace the effect kind; read it here.
             version = pack.provisions[p["id"]].version_on(on)
             kind = version.effect_kind if version else None
             effect = dict(p.get("effect") or {})

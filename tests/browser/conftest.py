@@ -34,14 +34,18 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=f"{CHROMIUM} is missing; `make browsers` installs it"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def browser():
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # Django keys connections by context variable, and Playwright's greenlets give the test its own
+        # context: close what the test opened there, or PostgreSQL refuses to drop the test database.
+        connections.close_all()
 
 
 @pytest.fixture

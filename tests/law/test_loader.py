@@ -53,8 +53,8 @@ BROKEN = [
     ),
     pytest.param(
         "state",
-        "defined_by: \"9.1\"",
-        "defined_by: \"9.7\"",
+        'defined_by: "9.1"',
+        'defined_by: "9.7"',
         "defined_by",
         "provision '9.7', which this pack does not define",
         id="reference to an undefined provision",

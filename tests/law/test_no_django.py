@@ -22,7 +22,9 @@ def test_no_module_under_dogcase_law_imports_django():
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n == "django" or n.startswith(("django.", "ninja"))]
+            offenders += [
+                f"{path.name}: {n}" for n in names if n == "django" or n.startswith(("django.", "ninja"))
+            ]
     assert offenders == []
 
 

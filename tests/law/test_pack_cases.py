@@ -80,7 +80,9 @@ def _as_instant(value) -> dt.datetime | dt.date:
 
 
 def _check_deadline(j, pack_id, row):
-    events = parse_events({k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in row["events"].items()})
+    events = parse_events(
+        {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in row["events"].items()}
+    )
     answer = j.deadline(row["deadline"], events, on=row.get("on"), settings=row.get("settings"))
     expect = row["expect"]
     if "status" in expect:

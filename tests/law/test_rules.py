@@ -10,7 +10,17 @@ from hypothesis import strategies as st
 
 from dogcase.law import library
 from dogcase.law.errors import RuleConflict
-from dogcase.law.rules import BARRED, ELIGIBLE, FALSE, NOT_ELIGIBLE, TRUE, UNDETERMINED, UNKNOWN, decide, evaluate
+from dogcase.law.rules import (
+    BARRED,
+    ELIGIBLE,
+    FALSE,
+    NOT_ELIGIBLE,
+    TRUE,
+    UNDETERMINED,
+    UNKNOWN,
+    decide,
+    evaluate,
+)
 
 VOCABULARY = library().facts.facts
 
@@ -60,7 +70,11 @@ def test_giving_a_missing_fact_never_flips_a_determined_answer(facts):
     for name, fact in VOCABULARY.items():
         if name not in completed:
             completed[name] = (
-                False if fact.type == "bool" else frozenset() if fact.type == "set" else fact.ordered_values[-1]
+                False
+                if fact.type == "bool"
+                else frozenset()
+                if fact.type == "set"
+                else fact.ordered_values[-1]
             )
     after = {r.designation.id: r.status for r in compiled.run(completed)}
     for designation, status in before.items():

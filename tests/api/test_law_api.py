@@ -1,0 +1,265 @@
+"""The law API: public, read-only questions to the law engine, and one error shape for every failure."""
+
+import json
+
+import pytest
+from django.test import Client
+
+UNPROVOKED_BITE_IN_PUBLIC = {
+    "bit": True,
+    "attacked": True,
+    "victim": "human",
+    "injury": "minor",
+    "place": "public",
+    "provoked": False,
+    "victim_conduct": [],
+    "law_enforcement_dog": False,
+}
+
+LAW_OPERATIONS = [
+    ("/api/v1/jurisdictions/{id}/law", "get"),
+    ("/api/v1/jurisdictions/{id}/conflicts", "get"),
+    ("/api/v1/jurisdictions/{id}/classify", "post"),
+    ("/api/v1/jurisdictions/{id}/deadline", "post"),
+]
+
+
+def post_json(client, url, body):
+    data = body if isinstance(body, str) else json.dumps(body)
+    return client.post(url, data, content_type="application/json")
+
+
+def statuses(answer):
+    return {d["designation"]: d["status"] for d in answer["designations"]}
+
+
+def test_jurisdictions_lists_every_pack_with_its_layering(client):
+    response = client.get("/api/v1/jurisdictions")
+
+    assert response.status_code == 200
+    by_id = {j["id"]: j for j in response.json()}
+    assert by_id["tracy-mn"]["layer_over"] == "mn-statute"
+    assert by_id["battle-lake-mn"]["kind"] == "city"
+    assert by_id["mn-statute"]["layer_over"] is None
+
+
+def test_facts_lists_the_vocabulary_with_types_values_and_questions(client):
+    response = client.get("/api/v1/facts")
+
+    assert response.status_code == 200
+    facts = {f["id"]: f for f in response.json()}
+    assert facts["bit"]["type"] == "bool"
+    assert facts["victim"]["values"] == ["human", "domestic_animal", "none"]
+    assert facts["provoked"]["question"].endswith("?")
+
+
+def test_law_shows_the_provisions_in_force_on_the_date_asked(client):
+    response = client.get("/api/v1/jurisdictions/tracy-mn/law?on=2026-11-30")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["on"] == "2026-11-30"
+    city = next(layer for layer in body["layers"] if layer["pack"] == "tracy-mn")
+    assert "tracy-mn:12" in {p["provision"] for p in city["provisions"]}
+
+
+def test_law_without_a_date_says_which_date_it_used(client):
+    response = client.get("/api/v1/jurisdictions/battle-lake-mn/law")
+
+    assert response.status_code == 200
+    assert len(response.json()["on"]) == 10
+
+
+def test_unprovoked_bite_in_public_makes_a_tracy_dog_potentially_dangerous_and_vicious(client):
+    response = post_json(
+        client,
+        "/api/v1/jurisdictions/tracy-mn/classify",
+        {"incident_date": "2026-03-02", "facts": UNPROVOKED_BITE_IN_PUBLIC},
+    )
+
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["law"]["as_of"] == "2026-03-02"
+    assert statuses(answer)["potentially_dangerous"] == "eligible"
+    assert statuses(answer)["vicious"] == "eligible"
+    assert statuses(answer)["dangerous"] == "undetermined"
+
+
+def test_unprovoked_bite_in_public_makes_a_battle_lake_dog_potentially_dangerous(client):
+    response = post_json(
+        client,
+        "/api/v1/jurisdictions/battle-lake-mn/classify",
+        {"incident_date": "2026-03-02", "facts": UNPROVOKED_BITE_IN_PUBLIC},
+    )
+
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["eligible"] == ["potentially_dangerous"]
+    dangerous = next(d for d in answer["designations"] if d["designation"] == "dangerous")
+    assert dangerous["status"] == "undetermined"
+    assert dangerous["missing_facts"]
+
+
+def test_police_dog_is_barred_from_designation(client):
+    facts = {**UNPROVOKED_BITE_IN_PUBLIC, "law_enforcement_dog": True}
+
+    response = post_json(
+        client,
+        "/api/v1/jurisdictions/battle-lake-mn/classify",
+        {"incident_date": "2026-03-02", "facts": facts},
+    )
+
+    assert response.status_code == 200
+    assert statuses(response.json())["potentially_dangerous"] == "barred"
+
+
+def test_tracy_hearing_request_shows_both_deadlines_and_the_owner_gets_the_later(client):
+    response = post_json(
+        client,
+        "/api/v1/jurisdictions/tracy-mn/deadline",
+        {
+            "deadline": "owner.request_hearing",
+            "events": {"notice_sent": "2026-03-02", "notice_date": "2026-03-02"},
+            "on": None,
+            "settings": {},
+        },
+    )
+
+    assert response.status_code == 200
+    answer = response.json()
+    values = {e["provision"]["provision"]: e["value"] for e in answer["entries"]}
+    assert len(values) == 2
+    assert values["tracy-mn:4.A.request"] == "2026-03-09"  # 5 business days after it was sent
+    assert values["mn-statute:347.541.1"] == "2026-03-16"  # 14 days from the notice
+    assert answer["due"] == max(values.values())
+    assert answer["set_by"] == ["mn-statute:347.541.1"]
+
+
+def test_tracy_conflicts_include_insurance_amount_and_hearing_request(client):
+    response = client.get("/api/v1/jurisdictions/tracy-mn/conflicts?on=2026-11-30")
+
+    assert response.status_code == 200
+    conflicts = {c["topic"]: c for c in response.json()["conflicts"]}
+    insurance = conflicts["requirement liability_coverage"]
+    assert insurance["city"]["value"] == "$50,000"
+    assert insurance["state"]["value"] == "$300,000"
+    assert insurance["applied"].startswith("$300,000")
+    hearing = conflicts["deadline owner.request_hearing"]
+    assert "5 business days" in hearing["city"]["value"]
+    assert "14 calendar days" in hearing["state"]["value"]
+
+
+def test_post_needs_no_csrf_token_because_no_session_is_read():
+    client = Client(enforce_csrf_checks=True)
+
+    response = post_json(
+        client,
+        "/api/v1/jurisdictions/tracy-mn/classify",
+        {"incident_date": "2026-03-02", "facts": UNPROVOKED_BITE_IN_PUBLIC},
+    )
+
+    assert response.status_code == 200
+
+
+CLASSIFY = "/api/v1/jurisdictions/tracy-mn/classify"
+DEADLINE = "/api/v1/jurisdictions/tracy-mn/deadline"
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body", "status", "field"),
+    [
+        ("post", CLASSIFY, '{"incident_date": "2026-03-02", ', 400, "body"),
+        (
+            "post",
+            "/api/v1/jurisdictions/nowhere-mn/classify",
+            {"incident_date": "2026-03-02"},
+            404,
+            "jurisdiction",
+        ),
+        ("get", "/api/v1/jurisdictions/nowhere-mn/law", None, 404, "jurisdiction"),
+        ("post", CLASSIFY, {"incident_date": "2026-02-30", "facts": {}}, 422, "body.incident_date"),
+        ("post", CLASSIFY, {"incident_date": 20260302, "facts": {}}, 422, "body.incident_date"),
+        ("post", CLASSIFY, {"facts": {"bit": True}}, 422, "body.incident_date"),
+        (
+            "post",
+            CLASSIFY,
+            {"incident_date": "2026-03-02", "facts": {"barked": True}},
+            400,
+            "body.facts.barked",
+        ),
+        (
+            "post",
+            CLASSIFY,
+            {"incident_date": "2026-03-02", "facts": {"victim": "cat"}},
+            400,
+            "body.facts.victim",
+        ),
+        ("post", CLASSIFY, {"incident_date": "2026-03-02", "facts": {"bit": "yes"}}, 400, "body.facts.bit"),
+        (
+            "post",
+            DEADLINE,
+            {"deadline": "owner.request_hearing", "events": {"rumour": "2026-03-02"}},
+            400,
+            "body.events.rumour",
+        ),
+        (
+            "post",
+            DEADLINE,
+            {"deadline": "owner.request_hearing", "events": {"notice_date": "2026-02-30"}},
+            400,
+            "body.events.notice_date",
+        ),
+        ("post", DEADLINE, {"deadline": "owner.fly_to_the_moon", "events": {}}, 400, "body.deadline"),
+        (
+            "post",
+            DEADLINE,
+            {"deadline": "owner.request_hearing", "settings": {"colour": "red"}},
+            400,
+            "body.settings.colour",
+        ),
+        (
+            "post",
+            DEADLINE,
+            {
+                "deadline": "owner.report_to_police",
+                "events": {"dog_unconfined_or_attack": "2026-11-01T01:30:00"},
+            },
+            400,
+            "body.events.dog_unconfined_or_attack",
+        ),
+        (
+            "post",
+            DEADLINE,
+            {"deadline": "owner.request_hearing", "events": ["2026-03-02"]},
+            422,
+            "body.events",
+        ),
+        ("get", "/api/v1/jurisdictions/tracy-mn/conflicts?on=2026-02-30", None, 422, "query.on"),
+        ("get", "/api/v1/jurisdictions/tracy-mn/law?on=soon", None, 422, "query.on"),
+    ],
+)
+def test_bad_input_is_a_4xx_naming_the_field(client, method, url, body, status, field):
+    response = client.get(url) if method == "get" else post_json(client, url, body)
+
+    assert response.status_code == status
+    assert response.json()["error"]["field"] == field
+    assert response.json()["error"]["rule"]
+
+
+def test_openapi_schema_declares_the_error_responses_of_every_law_operation(client):
+    response = client.get("/api/v1/openapi.json")
+
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    for path, method in LAW_OPERATIONS:
+        operation = paths[path][method]
+        assert {"200", "400", "404", "422"} <= set(operation["responses"]), path
+        assert "no login" in operation["description"].lower()
+    classify_body = paths["/api/v1/jurisdictions/{id}/classify"]["post"]["requestBody"]
+    assert classify_body["required"] is True
+
+
+def test_error_schema_has_field_and_rule(client):
+    schemas = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
+
+    assert set(schemas["ErrorDetail"]["properties"]) == {"field", "rule"}

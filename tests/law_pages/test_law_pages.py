@@ -1,0 +1,122 @@
+"""The public law page: the law in force on a date, with its defects and conflicts, readable without login."""
+
+import re
+
+import pytest
+
+SUBD_12_TEXT = "guilty of a misdemeanor"
+
+
+def test_list_page_links_every_jurisdiction_and_says_what_it_is_layered_over(client):
+    response = client.get("/law/")
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'href="/law/tracy-mn/"' in page
+    assert 'href="/law/battle-lake-mn/"' in page
+    assert "State of Minnesota" in page
+    assert 'href="/accounts/login/"' in page  # the site nav stays
+
+
+def test_show_page_quotes_a_known_provision_with_its_citation_and_anchor(client):
+    response = client.get("/law/tracy-mn/?on=2026-11-30")
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Law in force on <strong>Monday 30 November 2026</strong>" in page
+    assert 'id="p-tracy-mn:5.F"' in page
+    assert "Tracy City Code § 8.31, Subd 5.F" in page
+    assert "public liability insurance of at least Fifty Thousand" in page
+
+
+def test_show_page_says_what_a_deadline_provision_does_in_plain_english(client):
+    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+
+    assert "Owner: request a hearing on the declaration or seizure — 14 calendar days from the notice" in page
+    assert "(Minn. Stat. 645.15 counting)" in page
+
+
+def article(page, anchor):
+    start = page.index(f'id="{anchor}"')
+    return page[start : page.index("</article>", start)]
+
+
+def test_state_restatements_are_marked_as_such_and_quoted_city_text_is_not(client):
+    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+
+    assert "dogcase's restatement — confirm against the Revisor's text" in article(
+        page, "p-mn-statute:347.541.1"
+    )
+    assert "restatement" not in article(page, "p-tracy-mn:5.F")
+    assert "<blockquote" in article(page, "p-tracy-mn:5.F")
+
+
+def test_provisions_are_grouped_under_their_headings(client):
+    page = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
+
+    assert page.count("<h3>Definitions</h3>") == 1
+    assert page.index("<h3>Definitions</h3>") < page.index('id="p-mn-statute:347.50.definitions.owner"')
+
+
+def test_show_page_lists_defects_with_dogcases_reading(client):
+    page = client.get("/law/battle-lake-mn/?on=2026-11-30").content.decode()
+
+    assert 'id="defects"' in page
+    assert "dogcase's reading:" in page
+    assert "registration_trigger" in page  # the cut-off (C)(4) trigger is a missing setting
+
+
+def test_date_picker_changes_the_law_shown(client):
+    before = client.get("/law/tracy-mn/?on=2016-01-04").content.decode()
+    after = client.get("/law/tracy-mn/?on=2017-05-22").content.decode()
+
+    assert "Monday 4 January 2016" in before
+    assert SUBD_12_TEXT not in before
+    assert 'id="p-tracy-mn:12"' not in before
+    assert SUBD_12_TEXT in after
+    assert 'id="p-tracy-mn:12"' in after
+
+
+def test_page_without_a_date_shows_todays_law_and_says_so(client):
+    response = client.get("/law/tracy-mn/")
+
+    assert response.status_code == 200
+    assert "(today)" in response.content.decode()
+
+
+@pytest.mark.parametrize("bad", ["2026-02-30", "30/11/2026", ""])
+def test_bad_date_rerenders_the_form_with_an_error_naming_the_field(client, bad):
+    response = client.get("/law/tracy-mn/", {"on": bad})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert re.search(r'role="alert">Law in force on', page) or 'role="alert">This field is required' in page
+    assert 'aria-invalid="true"' in page
+    assert 'id="layer-tracy-mn"' not in page
+
+
+def test_impossible_date_message_repeats_what_was_typed(client):
+    page = client.get("/law/tracy-mn/?on=2026-02-30").content.decode()
+
+    assert "Law in force on: 2026-02-30 is not a real date" in page
+
+
+def test_unknown_jurisdiction_is_404(client):
+    assert client.get("/law/nowhere-mn/").status_code == 404
+
+
+def test_conflicts_table_lists_city_and_state_citations_and_what_applies(client):
+    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+
+    table = page[page.index('id="conflicts"') : page.index("</table>", page.index('id="conflicts"'))]
+    assert '<th scope="col">What dogcase applies</th>' in table
+    assert "requirement liability_coverage" in table
+    assert "$50,000" in table and "$300,000" in table
+    assert 'href="#p-tracy-mn:5.F"' in table
+
+
+def test_holidays_of_the_year_are_listed(client):
+    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+
+    assert "Legal holidays in 2026" in page
+    assert "Thu 26 Nov 2026" in page

@@ -1,0 +1,138 @@
+"""The `dogcase` command: law questions from the shell, JSON out, exit 2 naming the field on bad input."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dogcase.cli import main
+
+UNPROVOKED_BITE_IN_PUBLIC = {
+    "bit": True,
+    "attacked": True,
+    "victim": "human",
+    "injury": "minor",
+    "place": "public",
+    "provoked": False,
+    "victim_conduct": [],
+    "law_enforcement_dog": False,
+}
+
+
+def run(capsys, *argv):
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def fails(capsys, *argv):
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    assert exit_info.value.code == 2
+    return json.loads(capsys.readouterr().err)["error"]
+
+
+@pytest.fixture
+def facts_file(tmp_path):
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps({"incident_date": "2026-03-02", "facts": UNPROVOKED_BITE_IN_PUBLIC}))
+    return path
+
+
+def test_classify_reads_a_facts_file_and_uses_the_incident_dates_law(capsys, facts_file):
+    answer = run(capsys, "classify", str(facts_file), "-j", "tracy-mn")
+
+    assert answer["law"]["as_of"] == "2026-03-02"
+    assert set(answer["eligible"]) == {"potentially_dangerous", "vicious"}
+
+
+def test_deadline_gives_the_owner_the_later_of_city_and_state(capsys):
+    answer = run(
+        capsys,
+        "deadline",
+        "owner.request_hearing",
+        "-j",
+        "tracy-mn",
+        "--event",
+        "notice_sent=2026-03-02",
+        "--event",
+        "notice_date=2026-03-02",
+    )
+
+    assert len(answer["entries"]) == 2
+    assert answer["due"] == "2026-03-16"
+
+
+def test_law_show_states_the_date_and_the_layers(capsys):
+    answer = run(capsys, "law", "show", "tracy-mn", "--on", "2016-01-04")
+
+    assert answer["on"] == "2016-01-04"
+    assert [layer["pack"] for layer in answer["layers"]] == ["mn-statute", "tracy-mn"]
+    city = answer["layers"][1]["provisions"]
+    assert "tracy-mn:12" not in {p["provision"] for p in city}  # Subd 12 is in force from 2017-05-22
+
+
+def test_law_conflicts_lists_the_insurance_amounts(capsys):
+    answer = run(capsys, "law", "conflicts", "tracy-mn", "--on", "2026-11-30")
+
+    insurance = next(c for c in answer["conflicts"] if c["topic"] == "requirement liability_coverage")
+    assert (insurance["city"]["value"], insurance["state"]["value"]) == ("$50,000", "$300,000")
+
+
+def test_law_check_validates_every_pack(capsys):
+    answer = run(capsys, "law", "check")
+
+    assert answer["ok"] is True
+    assert {"mn-statute", "tracy-mn", "battle-lake-mn"} <= set(answer["packs"])
+    assert answer["packs"]["tracy-mn"]["provisions"] > 0
+
+
+def test_law_list_names_the_jurisdictions(capsys):
+    answer = run(capsys, "law", "list")
+
+    assert {"mn-statute", "tracy-mn", "battle-lake-mn"} <= {j["id"] for j in answer}
+
+
+def test_malformed_json_file_exits_2_naming_the_file_argument(capsys, tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{"incident_date": "2026-03-02",')
+
+    error = fails(capsys, "classify", str(path), "-j", "tracy-mn")
+
+    assert error["field"] == "FACTS"
+    assert "not valid JSON" in error["rule"]
+
+
+def test_unknown_jurisdiction_exits_2(capsys, facts_file):
+    error = fails(capsys, "classify", str(facts_file), "-j", "nowhere-mn")
+
+    assert error["field"] == "jurisdiction"
+    assert "nowhere-mn" in error["rule"]
+
+
+def test_impossible_as_of_date_exits_2_naming_the_option(capsys, facts_file):
+    error = fails(capsys, "classify", str(facts_file), "-j", "tracy-mn", "--as-of", "2026-02-30")
+
+    assert error["field"] == "--as-of"
+
+
+def test_unknown_fact_exits_2_naming_the_fact(capsys, tmp_path):
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps({"incident_date": "2026-03-02", "facts": {"barked": True}}))
+
+    error = fails(capsys, "classify", str(path), "-j", "tracy-mn")
+
+    assert error["field"] == "facts.barked"
+
+
+def test_installed_console_script_runs():
+    script = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "dogcase"
+    if not script.exists():
+        pytest.skip(f"{script} is not installed (pip install -e .)")
+
+    result = subprocess.run(  # noqa: S603 — our own console script, fixed arguments
+        [str(script), "law", "list"], capture_output=True, text=True, timeout=60, check=False
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "tracy-mn" in {j["id"] for j in json.loads(result.stdout)}
