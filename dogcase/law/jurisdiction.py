@@ -12,7 +12,7 @@ from . import clock
 from .errors import InputError, LawNotInForce, PackError
 from .facts import FactVocabulary, condition_facts
 from .model import Defect, Designation, Pack, ProvisionVersion, Role
-from .rules import DesignationResult, Rule, compile_classifier
+from .rules import FALSE, DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
 
 WHO_FAVOURS_LATER = {
@@ -399,7 +399,7 @@ class Jurisdiction:
                 e["counting"],
                 self.calendar,
                 self.tz,
-                event=_EVENT_WORDS[trigger_name],
+                event=EVENT_WORDS[trigger_name],
             )
         except ValueError as exc:
             raise InputError(f"events.{trigger_name}", str(exc)) from exc
@@ -557,7 +557,7 @@ class Jurisdiction:
                 for d in self.designations.values()
             ],
             "roles": [{"id": r.id, "label": r.label, "pack": r.pack} for r in self.roles.values()],
-            "defects": [d.as_dict() for d in self.defects],
+            "defects": [d.as_dict() for d in self.defects if d.applies.contains(on)],
             "settings": [
                 {"id": s.id, "pack": s.pack, "what": s.what, "value": s.value, "for": s.for_provision}
                 for s in self.settings.values()
@@ -603,31 +603,24 @@ class Classification:
         used_keys: list[str] = []
         designations = []
         for r in self.results:
-            values = {rule.key: rule for rule in r.rules}
-            from .rules import evaluate
-
             trace = []
             for rule in r.rules:
                 value = evaluate(rule.condition, self.facts)
-                trace.append(
-                    {
-                        "provision": rule.key,
-                        "citation": rule.version.citation,
-                        "role": rule.kind,
-                        "value": {2: "applies", 1: "unknown", 0: "does not apply"}[value],
-                        **(
-                            {"state_floor": True}
-                            if rule.version.layer == "state"
-                            and r.designation.pack != rule.version.pack
-                            and rule.kind == "exemption"
-                            and r.designation.state_counterpart
-                            else {}
-                        ),
-                    }
-                )
-                if value != 0 and rule.key not in used_keys:
+                step = {
+                    "provision": rule.key,
+                    "citation": rule.version.citation,
+                    "role": rule.kind,
+                    "value": _VALUE_WORDS[value],
+                }
+                if (
+                    rule.kind == "exemption"
+                    and rule.version.pack != r.designation.pack
+                    and r.designation.state_counterpart
+                ):
+                    step["state_floor"] = True  # a state exemption reaching a city designation
+                trace.append(step)
+                if value != FALSE and rule.key not in used_keys:
                     used_keys.append(rule.key)
-            del values
             designations.append(
                 {
                     "designation": r.designation.id,
@@ -664,6 +657,8 @@ class Classification:
         }
 
 
+_VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
+
 _EVENTS = (
     "incident",
     "classification",
@@ -683,7 +678,7 @@ _EVENTS = (
     "lease_start",
     "registration_issued",
 )
-_EVENT_WORDS = {
+EVENT_WORDS = {
     "incident": "the incident",
     "classification": "the classification",
     "declaration": "the declaration",
@@ -728,7 +723,7 @@ def _describe_period(v: ProvisionVersion) -> str:
     amount, unit = e["period"]["amount"], e["period"]["unit"].replace("_", " ")
     if amount == 1:
         unit = unit.rstrip("s")
-    trigger = _EVENT_WORDS.get(e["trigger"] or "", "a trigger the text does not give")
+    trigger = EVENT_WORDS.get(e["trigger"] or "", "a trigger the text does not give")
     return f"{amount} {unit} from {trigger}"
 
 
@@ -742,7 +737,8 @@ def _show_version(v: ProvisionVersion) -> dict[str, Any]:
     if v.heading:
         out["heading"] = v.heading
     if v.effect_kind:
-        out["effect"] = {"kind": v.effect_kind, **_unfreeze(v.effect)}
+        out["effect_kind"] = v.effect_kind
+        out["effect"] = _unfreeze(v.effect)
     if v.state_provision:
         out["state_provision"] = v.state_provision
     if v.differs_from_state:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dogcase.law.jurisdiction import _EVENT_WORDS  # the event vocabulary's words, shared with the engine
+from dogcase.law.jurisdiction import EVENT_WORDS  # the event vocabulary's words, shared with the engine
 
 COUNTING = {
     "mn_645_15": "Minn. Stat. 645.15 counting",
@@ -51,7 +51,7 @@ def effect_line(
         return ""
     concerns = f" (for: {_names(effect['for'], designations)})" if effect.get("for") else ""
     if kind == "deadline":
-        trigger = _EVENT_WORDS.get(effect.get("trigger") or "", "an event the text does not give")
+        trigger = EVENT_WORDS.get(effect.get("trigger") or "", "an event the text does not give")
         period = _period(effect["period"])
         timing = {
             "not_before": f"not before {period} after {trigger}",

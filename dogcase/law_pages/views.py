@@ -101,18 +101,14 @@ def _layers(j, shown: dict, on: dt.date) -> list[dict]:
     """Each layer's provisions in force, grouped by heading (consecutive, in the order of the text)."""
     roles = {r.id: r.label for r in j.roles.values()}
     designations = {d.id: d.label for d in j.designations.values()}
-    packs = {layer.id: layer for layer in j.layers}
     out = []
     for layer in shown["layers"]:
-        pack = packs[layer["pack"]]
         groups: list[dict] = []
         for p in layer["provisions"]:
-            # show() lets a deadline's own kind (due/not_before) replace the effect kind; read it here.
-            version = pack.provisions[p["id"]].version_on(on)
-            kind = version.effect_kind if version else None
+            kind = p.get("effect_kind")
             effect = dict(p.get("effect") or {})
             if kind == "deadline":
-                effect["kind"] = version.effect.get("kind", "due")
+                effect.setdefault("kind", "due")
             item = {
                 **p,
                 "anchor": f"p-{p['provision']}",
