@@ -36,6 +36,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 venv: $(STAMP)
 
 run: venv
+	$(VENV)/bin/dogcase law check
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	@echo "Serving on http://$(RUNSERVER_ADDR)/ (log in with one of the demo logins above)"

@@ -292,11 +292,17 @@ _VERSIONS = {
     v.key: v for v in _J.all_versions() if v.effect_kind == "deadline" and v.effect["id"] == DEADLINE
 }
 _STATE_KEY = "mn-statute:347.541.1"
-_CITY_PD_KEY, _CITY_D_KEY, _CITY_H_KEY = "battle-lake-mn:B.2.b", "battle-lake-mn:C.2.b", "battle-lake-mn:H.deadline"
+_CITY_PD_KEY, _CITY_D_KEY, _CITY_H_KEY = (
+    "battle-lake-mn:B.2.b",
+    "battle-lake-mn:C.2.b",
+    "battle-lake-mn:H.deadline",
+)
 if tuple(_VERSIONS) != (_STATE_KEY, _CITY_PD_KEY, _CITY_D_KEY, _CITY_H_KEY):
     raise RuntimeError(f"bench/floor.py is out of date: {DEADLINE} is now set by {tuple(_VERSIONS)}")
 for _v in _VERSIONS.values():
-    if not (_v.in_force.contains(DAY) and dict(_v.effect["period"]) == {"amount": 14, "unit": "calendar_days"}):
+    if not (
+        _v.in_force.contains(DAY) and dict(_v.effect["period"]) == {"amount": 14, "unit": "calendar_days"}
+    ):
         raise RuntimeError(f"bench/floor.py is out of date: {_v.key} changed")
 _STATE = _VERSIONS[_STATE_KEY]
 _CITY = [_VERSIONS[k] for k in (_CITY_PD_KEY, _CITY_D_KEY, _CITY_H_KEY)]
@@ -365,7 +371,9 @@ def _fourteen_days(raw, name, counted):
         day = raw
         trace = []
     if not _MIN <= day <= _MAX:
-        raise InputError(f"events.{name}", f"trigger {day.isoformat()} is outside the supported range 1900-2200")
+        raise InputError(
+            f"events.{name}", f"trigger {day.isoformat()} is outside the supported range 1900-2200"
+        )
     last = day + _DAYS_14
     trace.append(f"14 days after {_date(day)} ({counted}, Minn. Stat. 645.15) is {_date(last)}")
     due = last

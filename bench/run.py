@@ -112,7 +112,9 @@ def _incident(rnd: random.Random) -> dict:
         weights=(30, 10, 5, 12, 5, 3, 10, 5, 5, 15),
     )[0]
     if kind == "bite_minor":
-        f.update(bit=True, attacked=rnd.random() < 0.5, victim=rnd.choice(("human", "human", "domestic_animal")))
+        f.update(
+            bit=True, attacked=rnd.random() < 0.5, victim=rnd.choice(("human", "human", "domestic_animal"))
+        )
         f["injury"] = rnd.choice(("minor", "minor", "none"))
     elif kind == "bite_serious":
         f.update(bit=True, attacked=True, aggressive=True, victim="human")
@@ -146,7 +148,7 @@ def _incident(rnd: random.Random) -> dict:
 
 
 def fact_workload(j) -> list[dict]:
-    rnd = random.Random(SEED)
+    rnd = random.Random(SEED)  # noqa: S311 - a fixed, seeded workload, not secrets
     out = []
     for _ in range(N_FACTS):
         raw = _incident(rnd)
@@ -158,7 +160,7 @@ def fact_workload(j) -> list[dict]:
 
 
 def event_workload() -> list[dict]:
-    rnd = random.Random(SEED + 1)
+    rnd = random.Random(SEED + 1)  # noqa: S311 - a fixed, seeded workload, not secrets
     offsets = (dt.timezone(dt.timedelta(hours=-5)), dt.timezone(dt.timedelta(hours=-6)), dt.UTC)
     out = []
     for _ in range(N_EVENTS):
@@ -196,10 +198,26 @@ def verify(j, day, facts, events, classify_floor, deadline_floor, deadline_id) -
         for name, engine in (("classify", full), ("classifier.run", run(f))):
             floor = classify_floor(f)
             if len(engine) != len(floor):
-                _disagree(f"fact item {index}: {name} gives {len(engine)} designations, the floor {len(floor)}")
+                _disagree(
+                    f"fact item {index}: {name} gives {len(engine)} designations, the floor {len(floor)}"
+                )
             for e, fl in zip(engine, floor, strict=True):
-                a = (e.designation.id, e.status, _keys(e.matched), _keys(e.barred_by), e.missing, _keys(e.rules))
-                b = (fl.designation.id, fl.status, _keys(fl.matched), _keys(fl.barred_by), fl.missing, _keys(fl.rules))
+                a = (
+                    e.designation.id,
+                    e.status,
+                    _keys(e.matched),
+                    _keys(e.barred_by),
+                    e.missing,
+                    _keys(e.rules),
+                )
+                b = (
+                    fl.designation.id,
+                    fl.status,
+                    _keys(fl.matched),
+                    _keys(fl.barred_by),
+                    fl.missing,
+                    _keys(fl.rules),
+                )
                 if a != b:
                     _disagree(f"fact item {index} {dict(f)}:\n  engine {name}: {a}\n  floor: {b}")
         for r in full:
@@ -216,7 +234,10 @@ def verify(j, day, facts, events, classify_floor, deadline_floor, deadline_id) -
 
 def _disagree(message: str) -> None:
     print("\n" + "!" * 100, file=sys.stderr)
-    print("ENGINE AND FLOOR DISAGREE -- no timing is meaningful until bench/floor.py or the engine is fixed:", file=sys.stderr)
+    print(
+        "ENGINE AND FLOOR DISAGREE -- no timing is meaningful until bench/floor.py or the engine is fixed:",
+        file=sys.stderr,
+    )
     print(message, file=sys.stderr)
     print("!" * 100, file=sys.stderr)
     sys.exit(2)
@@ -272,7 +293,9 @@ def loop_render(j, day, work) -> int:
     return time.perf_counter_ns() - t0
 
 
-def interleaved(variants: dict, n_ops: int, rounds: int = ROUNDS, warmup: int = WARMUP) -> dict[str, list[float]]:
+def interleaved(
+    variants: dict, n_ops: int, rounds: int = ROUNDS, warmup: int = WARMUP
+) -> dict[str, list[float]]:
     """ns per operation of each round, per variant; rounds alternate ABC, CBA, ... after a warm-up."""
     names = list(variants)
     for _ in range(warmup):
@@ -330,7 +353,7 @@ def _row(name, per_op_ns, floor_ns=None, rate_target=None, ratio_target=None) ->
 
 
 def print_table(rows: list[dict]) -> None:
-    head = f"{'benchmark':<46} {'median ops/s':>13} {'per op':>10} {'spread (min-max)':>19}  {'vs floor':<22} {'target':<27} result"
+    head = f"{'benchmark':<52} {'median ops/s':>13} {'per op':>10} {'spread (min-max)':>19}  {'vs floor':<22} {'target':<27} result"
     print(head)
     print("-" * len(head))
     for row in rows:
@@ -350,7 +373,9 @@ def print_table(rows: list[dict]) -> None:
                 ratio = "(the floor)"
             else:
                 ratio = f"engine is {r:.2f}x slower" if r >= 1 else f"engine is {1 / r:.2f}x faster"
-        print(f"{row['name']:<46} {rate:>13} {per:>10} {spread:>19}  {ratio:<22} {row['target']:<27} {row['result']}")
+        print(
+            f"{row['name']:<52} {rate:>13} {per:>10} {spread:>19}  {ratio:<22} {row['target']:<27} {row['result']}"
+        )
 
 
 def main() -> int:
@@ -360,22 +385,32 @@ def main() -> int:
 
     j = library().get(JURISDICTION)
     print("dogcase law engine benchmark (make bench)")
-    print(f"python {sys.version.split()[0]} ({platform.python_implementation()}) on {platform.system()} {platform.machine()}")
-    print(f"pinned to cpu {cpu} of {os.cpu_count()} ({cpu_model()}); gc enabled, collected before every round")
+    print(
+        f"python {sys.version.split()[0]} ({platform.python_implementation()}) on {platform.system()} {platform.machine()}"
+    )
+    print(
+        f"pinned to cpu {cpu} of {os.cpu_count()} ({cpu_model()}); gc enabled, collected before every round"
+    )
     print(f"jurisdiction {JURISDICTION}, law in force on {DAY.isoformat()}, deadline {DEADLINE}")
 
     facts = fact_workload(j)
     event_sets = event_workload()
     mix = verify(j, DAY, facts, event_sets, classify_floor, deadline_floor, DEADLINE)
     blanks = sum(1 for f in facts if len(f) < 15)
-    print(f"workload: {len(facts)} fact sets (seed {SEED}; {blanks} with a fact left blank), {len(event_sets)} event sets")
+    print(
+        f"workload: {len(facts)} fact sets (seed {SEED}; {blanks} with a fact left blank), {len(event_sets)} event sets"
+    )
     for designation in ("potentially_dangerous", "dangerous"):
         parts = ", ".join(
             f"{s} {mix[(designation, s)]}" for s in ("eligible", "barred", "not_eligible", "undetermined")
         )
         print(f"  {designation:<22} {parts}")
-    print(f"  {'deadline':<22} determined {mix[('deadline', 'determined')]}, undetermined {mix[('deadline', 'undetermined')]}")
-    print("verified: engine == floor on every fact set (status, matched, barred_by, missing, rules) and every event set")
+    print(
+        f"  {'deadline':<22} determined {mix[('deadline', 'determined')]}, undetermined {mix[('deadline', 'undetermined')]}"
+    )
+    print(
+        "verified: engine == floor on every fact set (status, matched, barred_by, missing, rules) and every event set"
+    )
     print(f"timing: {ROUNDS} rounds after {WARMUP} warm-up rounds, interleaved; medians of per-round ns/op\n")
 
     classify_rounds = interleaved(
@@ -399,10 +434,28 @@ def main() -> int:
 
     floor_c, floor_d = classify_rounds["floor"], deadline_rounds["floor"]
     rows = [
-        _row("classify: engine j.classify(facts, day)", classify_rounds["engine"], floor_c, CLASSIFY_RATE_TARGET, RATIO_TARGET),
-        _row("classify: engine j.classifier(day).run(facts)", classify_rounds["run"], floor_c, CLASSIFY_RATE_TARGET, RATIO_TARGET),
+        _row(
+            "classify: engine j.classify(facts, day)",
+            classify_rounds["engine"],
+            floor_c,
+            CLASSIFY_RATE_TARGET,
+            RATIO_TARGET,
+        ),
+        _row(
+            "classify: engine j.classifier(day).run(facts)",
+            classify_rounds["run"],
+            floor_c,
+            CLASSIFY_RATE_TARGET,
+            RATIO_TARGET,
+        ),
         {**_row("classify: floor classify_floor(facts)", floor_c, floor_c), "is_floor": True},
-        _row(f"due date: engine j.deadline({DEADLINE!r})", deadline_rounds["engine"], floor_d, None, RATIO_TARGET),
+        _row(
+            f"due date: engine j.deadline({DEADLINE!r})",
+            deadline_rounds["engine"],
+            floor_d,
+            None,
+            RATIO_TARGET,
+        ),
         {**_row("due date: floor deadline_floor(events)", floor_d, floor_d), "is_floor": True},
         _row("render: j.classify(...).as_dict() (info)", render_rounds["render"]),
     ]
