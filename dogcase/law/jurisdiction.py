@@ -5,13 +5,14 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from . import clock
 from .errors import InputError, LawNotInForce, PackError
 from .facts import FactVocabulary, condition_facts
-from .model import Defect, Designation, Pack, ProvisionVersion, Role
+from .model import Defect, Designation, Pack, ProvisionVersion, Role, Setting
 from .rules import FALSE, DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
 
@@ -52,7 +53,8 @@ class Jurisdiction:
             days |= layer.boundaries()
         self._boundaries: list[dt.date] = sorted(days)
         self._classifiers: dict[int, Any] = {}
-        self._deadline_ids = {v.effect["id"] for v in self.all_versions() if v.effect_kind == "deadline"}
+        self._setting_values = {k: st.value for k, st in self.settings.items()}
+        self._deadline_plans = self._plan_deadlines()
 
     # ------------------------------------------------------------------------------------------ structure
 
@@ -250,7 +252,7 @@ class Jurisdiction:
     # ----------------------------------------------------------------------------------------- deadlines
 
     def deadline_ids(self) -> list[str]:
-        return sorted(self._deadline_ids)
+        return sorted(self._deadline_plans)
 
     def deadline(
         self,
@@ -262,156 +264,194 @@ class Jurisdiction:
     ) -> dict[str, Any]:
         """When the act `deadline_id` is due (or allowed), from the events given, with every provision that
         sets it, its computation trace, and the date dogcase applies."""
-        if deadline_id not in self._deadline_ids:
+        plan = self._deadline_plans.get(deadline_id)
+        if plan is None:
             raise InputError(
                 "deadline",
                 f"unknown deadline {deadline_id!r} in {self.id}; known: {', '.join(self.deadline_ids())}",
             )
-        for name in events:
-            if name not in _EVENTS:
-                raise InputError(f"events.{name}", f"unknown event; known events: {', '.join(_EVENTS)}")
-        settings_now = {k: s.value for k, s in self.settings.items()}
-        for key, value in (settings or {}).items():
-            if key not in self.settings:
-                raise InputError(
-                    f"settings.{key}", f"unknown setting; known: {', '.join(sorted(self.settings))}"
-                )
-            settings_now[key] = value
-        candidates = [
-            v for v in self.all_versions() if v.effect_kind == "deadline" and v.effect["id"] == deadline_id
-        ]
+        unknown = events.keys() - _EVENT_SET
+        if unknown:
+            raise InputError(
+                f"events.{sorted(unknown)[0]}", f"unknown event; known events: {', '.join(_EVENTS)}"
+            )
+        settings_now = self._setting_values
+        if settings:
+            settings_now = dict(settings_now)
+            for key, value in settings.items():
+                if key not in self.settings:
+                    raise InputError(
+                        f"settings.{key}", f"unknown setting; known: {', '.join(sorted(self.settings))}"
+                    )
+                settings_now[key] = value
         entries: list[dict[str, Any]] = []
+        values: list[Any] = []
         missing_events: list[str] = []
-        first = candidates[0].effect
-        who, kind = first["who"], first.get("kind", "due")
-        for version in candidates:
-            entry = self._deadline_entry(version, events, on, settings_now, missing_events)
+        computed: dict[tuple, tuple] = {}  # provisions with the same terms share one computation
+        for step in plan.steps:
+            entry = self._deadline_entry(step, events, on, settings_now, missing_events, computed)
             if entry is not None:
-                entries.append(entry)
+                entries.append(entry[0])
+                values.append(entry[1])
         if not entries:
             raise LawNotInForce(
                 "on" if on else "events",
                 f"no provision setting {deadline_id!r} is in force on the date asked",
             )
-        later = WHO_FAVOURS_LATER[(who, kind)]
-        known = [e for e in entries if e["status"] == "determined"]
         answer: dict[str, Any] = {
             "jurisdiction": self.id,
             "deadline": deadline_id,
-            "who": who,
-            "kind": kind,
-            "what": first["what"],
+            "who": plan.who,
+            "kind": plan.kind,
+            "what": plan.what,
             "entries": entries,
         }
-        if known:
-            pick = max if later else min
-            chosen_value = pick(_sortable(e["_value"]) for e in known)
-            chosen = [e for e in known if _sortable(e["_value"]) == chosen_value]
-            value_text = chosen[0]["value"]
-        else:
-            chosen, value_text = [], None
-        undetermined = [e for e in entries if e["status"] == "undetermined"]
-        if undetermined:
+        known = [(_sortable(v), e) for v, e in zip(values, entries, strict=True) if v is not None]
+        chosen_key = (max if plan.later else min)(k for k, _ in known) if known else None
+        chosen = [e for k, e in known if k == chosen_key]
+        if len(known) < len(entries):
             answer["status"] = "undetermined"
             answer["due"] = None
             answer["missing_events"] = sorted(set(missing_events))
-            answer["reasons"] = [e["reason"] for e in undetermined]
-            if value_text:
+            answer["reasons"] = [e["reason"] for e in entries if e["status"] == "undetermined"]
+            if chosen:
                 answer["bound"] = {
-                    ("at_least" if later else "at_most"): value_text,
+                    ("at_least" if plan.later else "at_most"): chosen[0]["value"],
                     "why": "the other provision(s) cannot be computed yet; dogcase will apply the "
-                    + ("later" if later else "earlier")
+                    + ("later" if plan.later else "earlier")
                     + " date once they can",
                 }
         else:
             answer["status"] = "determined"
-            answer["due"] = value_text
+            answer["due"] = chosen[0]["value"]
             answer["set_by"] = [e["provision"]["provision"] for e in chosen]
-        answer["rule"] = _combination_rule(who, kind, len(entries))
-        notes = self.defects_for([e["provision"]["provision"] for e in entries])
-        answer["notes"] = [d.as_dict() for d in notes]
-        for e in entries:
-            e.pop("_value", None)
+        answer["rule"] = plan.rule if len(entries) > 1 else "one provision sets this time"
+        keys = tuple(e["provision"]["provision"] for e in entries)
+        notes = plan.notes.get(keys)
+        if notes is None:
+            notes = plan.notes[keys] = tuple(d.as_dict() for d in self.defects_for(keys))
+        answer["notes"] = [dict(n) for n in notes]
         return answer
 
-    def _deadline_entry(self, version, events, on, settings_now, missing_events):
-        e = version.effect
-        trigger_name = e["trigger"]
-        period = e["period"]
-        base = {
-            "provision": version.cite(),
-            "trigger": trigger_name,
-            "period": dict(period),
-            "counting": e["counting"],
-            "kind": e.get("kind", "due"),
-        }
-        if e.get("repeat"):
-            base["repeat"] = dict(e["repeat"])
+    def _deadline_entry(self, step, events, on, settings_now, missing_events, computed):
+        """One provision's computation: (entry, value), or None when that provision is not in force."""
+        version = step.version
+        trigger_name = step.trigger
+        entry = dict(step.base)
+        entry["provision"] = dict(step.cite)
         if trigger_name is None:
-            setting = next((s for s in self.settings.values() if s.for_provision == version.key), None)
-            trigger_name = settings_now.get(setting.id) if setting else None
+            trigger_name = settings_now.get(step.setting.id) if step.setting else None
             if trigger_name is None:
-                defects = self.defects_for([version.key])
-                reason = (
-                    f"{version.citation} does not say from when this time runs"
-                    + (f" ({defects[0].text})" if defects else "")
-                    + (f"; the city must supply setting {setting.id!r}: {setting.what}" if setting else "")
-                )
                 if on is not None and not version.in_force.contains(on):
                     return None
-                return {**base, "status": "undetermined", "reason": reason, "value": None, "_value": None}
-            if trigger_name not in _EVENTS:
-                raise InputError(f"settings.{setting.id}", f"must name an event: {', '.join(_EVENTS)}")
-            base["trigger"] = trigger_name
-            base["trigger_from_setting"] = setting.id
+                entry.update(status="undetermined", reason=step.no_trigger_reason, value=None)
+                return entry, None
+            if trigger_name not in _EVENT_SET:
+                raise InputError(f"settings.{step.setting.id}", f"must name an event: {', '.join(_EVENTS)}")
+            entry["trigger"] = trigger_name
+            entry["trigger_from_setting"] = step.setting.id
         raw = events.get(trigger_name)
-        law_day = on
         if raw is None:
-            if law_day is not None and not version.in_force.contains(law_day):
+            if on is not None and not version.in_force.contains(on):
                 return None
             missing_events.append(trigger_name)
-            return {
-                **base,
-                "status": "undetermined",
-                "reason": f"the date of event {trigger_name!r} is not given",
-                "value": None,
-                "_value": None,
-            }
-        unit = period["unit"]
-        if unit == "hours":
-            if not isinstance(raw, dt.datetime):
-                raise InputError(
-                    f"events.{trigger_name}",
-                    "this deadline runs in hours: give a date and time with its UTC offset",
-                )
-            trigger_day = raw.astimezone(self.tz).date()
-        else:
-            trigger_day = raw.astimezone(self.tz).date() if isinstance(raw, dt.datetime) else raw
+            entry.update(
+                status="undetermined", reason=f"the date of event {trigger_name!r} is not given", value=None
+            )
+            return entry, None
+        unit = step.unit
+        if unit == "hours" and not isinstance(raw, dt.datetime):
+            raise InputError(
+                f"events.{trigger_name}",
+                "this deadline runs in hours: give a date and time with its UTC offset",
+            )
+        law_day = on
         if law_day is None:
-            law_day = trigger_day
+            law_day = raw.astimezone(self.tz).date() if isinstance(raw, dt.datetime) else raw
         if not version.in_force.contains(law_day):
             return None
-        try:
-            result = clock.compute(
-                raw,
-                period["amount"],
-                unit,
-                e["counting"],
-                self.calendar,
-                self.tz,
-                event=EVENT_WORDS[trigger_name],
+        terms = (trigger_name, step.amount, unit, step.counting)
+        done = computed.get(terms)
+        if done is None:
+            try:
+                result = clock.compute(
+                    raw,
+                    step.amount,
+                    unit,
+                    step.counting,
+                    self.calendar,
+                    self.tz,
+                    event=EVENT_WORDS[trigger_name],
+                )
+            except ValueError as exc:
+                raise InputError(f"events.{trigger_name}", str(exc)) from exc
+            done = computed[terms] = (raw.isoformat(), result.value.isoformat(), result.trace, result.value)
+        entry["status"] = "determined"
+        entry["trigger_value"], entry["value"], trace, value = done
+        entry["trace"] = list(trace)
+        return entry, value
+
+    def _plan_deadlines(self) -> dict[str, _DeadlinePlan]:
+        """Everything about each deadline that does not depend on the events, worked out once."""
+        by_id: dict[str, list[ProvisionVersion]] = {}
+        for version in self.all_versions():
+            if version.effect_kind == "deadline":
+                by_id.setdefault(version.effect["id"], []).append(version)
+        plans = {}
+        for deadline_id, versions in by_id.items():
+            first = versions[0].effect
+            who, kind = first["who"], first.get("kind", "due")
+            steps = []
+            for version in versions:
+                e = version.effect
+                base = {
+                    "trigger": e["trigger"],
+                    "period": dict(e["period"]),
+                    "counting": e["counting"],
+                    "kind": e.get("kind", "due"),
+                }
+                if e.get("repeat"):
+                    base["repeat"] = dict(e["repeat"])
+                setting = None
+                reason = ""
+                if e["trigger"] is None:
+                    setting = next(
+                        (s for s in self.settings.values() if s.for_provision == version.key), None
+                    )
+                    defects = self.defects_for([version.key])
+                    reason = (
+                        f"{version.citation} does not say from when this time runs"
+                        + (f" ({defects[0].text})" if defects else "")
+                        + (
+                            f"; the city must supply setting {setting.id!r}: {setting.what}"
+                            if setting
+                            else ""
+                        )
+                    )
+                steps.append(
+                    _DeadlineStep(
+                        version=version,
+                        cite=version.cite(),
+                        base=base,
+                        trigger=e["trigger"],
+                        amount=e["period"]["amount"],
+                        unit=e["period"]["unit"],
+                        counting=e["counting"],
+                        setting=setting,
+                        no_trigger_reason=reason,
+                    )
+                )
+            later = WHO_FAVOURS_LATER[(who, kind)]
+            plans[deadline_id] = _DeadlinePlan(
+                who=who,
+                kind=kind,
+                what=first["what"],
+                later=later,
+                rule=_combination_rule(who, kind, 2),
+                steps=tuple(steps),
+                notes={},
             )
-        except ValueError as exc:
-            raise InputError(f"events.{trigger_name}", str(exc)) from exc
-        value = result.value
-        return {
-            **base,
-            "status": "determined",
-            "trigger_value": raw.isoformat(),
-            "value": value.isoformat(),
-            "trace": list(result.trace),
-            "_value": value,
-        }
+        return plans
 
     # ----------------------------------------------------------------------------------------- conflicts
 
@@ -657,6 +697,30 @@ class Classification:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _DeadlineStep:
+    version: ProvisionVersion
+    cite: dict[str, Any]
+    base: dict[str, Any]
+    trigger: str | None
+    amount: int
+    unit: str
+    counting: str
+    setting: Setting | None
+    no_trigger_reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class _DeadlinePlan:
+    who: str
+    kind: str
+    what: str
+    later: bool
+    rule: str
+    steps: tuple[_DeadlineStep, ...]
+    notes: dict[tuple[str, ...], tuple[dict[str, Any], ...]]
+
+
 _VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
 
 _EVENTS = (
@@ -678,6 +742,7 @@ _EVENTS = (
     "lease_start",
     "registration_issued",
 )
+_EVENT_SET = frozenset(_EVENTS)
 EVENT_WORDS = {
     "incident": "the incident",
     "classification": "the classification",
