@@ -38,5 +38,7 @@ def test_every_deadline_has_a_row(pack_id):
     pack = library().packs[pack_id]
     rows = _rows(pack_id)
     tested = {row["deadline"] for row in rows.get("deadlines", ())}
-    deadlines = {v.effect["id"] for p in pack.provisions.values() for v in p.versions if v.effect_kind == "deadline"}
+    deadlines = {
+        v.effect["id"] for p in pack.provisions.values() for v in p.versions if v.effect_kind == "deadline"
+    }
     assert sorted(deadlines - tested) == []
