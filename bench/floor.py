@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from dogcase.law import library
 from dogcase.law.errors import InputError
+from dogcase.law.model import DEFECT_KIND_LABELS
 from dogcase.law.rules import DesignationResult
 
 JURISDICTION = "battle-lake-mn"
@@ -441,6 +442,7 @@ def _note(d):
     return {
         "id": f"{d.pack}:{d.id}",
         "kind": d.kind,
+        "kind_label": DEFECT_KIND_LABELS[d.kind],
         "provisions": list(d.provisions),
         "text": d.text,
         "reading": d.reading,

@@ -110,6 +110,14 @@ class Role:
     description: str | None = None
 
 
+DEFECT_KIND_LABELS = {
+    "defect": "Defect in the text",
+    "ambiguity": "Ambiguity",
+    "missing_text": "Missing text",
+    "conflict": "Contradiction",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Defect:
     id: str
@@ -124,6 +132,7 @@ class Defect:
         return {
             "id": f"{self.pack}:{self.id}",
             "kind": self.kind,
+            "kind_label": DEFECT_KIND_LABELS[self.kind],
             "provisions": list(self.provisions),
             "text": self.text,
             "reading": self.reading,
