@@ -7,17 +7,7 @@ from pathlib import Path
 import pytest
 
 from dogcase.cli import main
-
-UNPROVOKED_BITE_IN_PUBLIC = {
-    "bit": True,
-    "attacked": True,
-    "victim": "human",
-    "injury": "minor",
-    "place": "public",
-    "provoked": False,
-    "victim_conduct": [],
-    "law_enforcement_dog": False,
-}
+from tests.incident_facts import UNPROVOKED_BITE_IN_PUBLIC
 
 
 def run(capsys, *argv):

@@ -5,16 +5,7 @@ import json
 import pytest
 from django.test import Client
 
-UNPROVOKED_BITE_IN_PUBLIC = {
-    "bit": True,
-    "attacked": True,
-    "victim": "human",
-    "injury": "minor",
-    "place": "public",
-    "provoked": False,
-    "victim_conduct": [],
-    "law_enforcement_dog": False,
-}
+from tests.incident_facts import UNPROVOKED_BITE_IN_PUBLIC
 
 LAW_OPERATIONS = [
     ("/api/v1/jurisdictions/{id}/law", "get"),
