@@ -28,6 +28,7 @@ from dogcase.law.rules import DesignationResult
 
 JURISDICTION = "battle-lake-mn"
 DAY = dt.date(2025, 6, 1)
+_DAY_TEXT = DAY.isoformat()
 DEADLINE = "owner.request_hearing"
 
 _J = library().get(JURISDICTION)
@@ -158,10 +159,10 @@ def classify_floor(facts):
     pd_chase = min(ch, at, unprovoked, human, off_premises)
     pd_prop = 1 if propensity is None else (2 if propensity else 0)
     g = max(pd_bite, pd_chase, pd_prop)
-    if x == 2:
-        pd_status = "barred"
-    elif g == 0:
+    if g == 0:
         pd_status = "not_eligible"
+    elif x == 2:
+        pd_status = "barred"
     elif g == 2 and x == 0:
         pd_status = "eligible"
     else:
@@ -216,10 +217,10 @@ def classify_floor(facts):
     act = max(b, ak, en)
     d_again = min(p, n, a, act)
     g = max(d_human, d_killed, d_again, d_animal_sbh)
-    if x == 2:
-        d_status = "barred"
-    elif g == 0:
+    if g == 0:
         d_status = "not_eligible"
+    elif x == 2:
+        d_status = "barred"
     elif g == 2 and x == 0:
         d_status = "eligible"
     else:
@@ -432,6 +433,7 @@ def _entry(cite, trigger, raw, due, trace):
         entry["value"] = None
     else:
         entry["status"] = "determined"
+        entry["law_as_of"] = _DAY_TEXT
         entry["trigger_value"] = raw.isoformat()
         entry["value"] = due.isoformat()
         entry["trace"] = list(trace)
@@ -482,6 +484,7 @@ def deadline_floor(events):
         "who": "owner",
         "kind": "due",
         "what": _WHAT,
+        "law": {"as_of": _DAY_TEXT, "rule": "every provision is read as in force on the date asked"},
         "entries": entries,
     }
     if sent_due is not None and received_due is not None:

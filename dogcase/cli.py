@@ -6,12 +6,10 @@ Exit codes: 0 answered, 2 bad input or an invalid law pack (the message names th
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import sys
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from dogcase import law
 from dogcase.law.errors import InputError, LawError, PackError
@@ -35,15 +33,13 @@ def _out(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def _today(jurisdiction_tz: str = "America/Chicago") -> dt.date:
-    return dt.datetime.now(ZoneInfo(jurisdiction_tz)).date()
-
-
 def _read_json(path: str) -> Any:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         _fail("FACTS", f"cannot read {path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        _fail("FACTS", f"{path} is not UTF-8 text (byte {exc.start})")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -65,7 +61,10 @@ def cmd_classify(args: argparse.Namespace) -> None:
     if not isinstance(data, dict):
         _fail("FACTS", 'must be a JSON object: {"incident_date": "YYYY-MM-DD", "facts": {...}}')
     facts = data.get("facts") if "facts" in data else {k: v for k, v in data.items() if k != "incident_date"}
-    raw_date = args.as_of or data.get("incident_date")
+    in_file = data.get("incident_date")
+    if args.as_of and in_file is not None and args.as_of != in_file:
+        _fail("--as-of", f"{args.as_of} differs from incident_date {in_file} in the file: give one date")
+    raw_date = args.as_of or in_file
     if raw_date is None:
         _fail("incident_date", "give the incident date in the file or with --as-of YYYY-MM-DD")
     day = law.parse_date(raw_date, "--as-of" if args.as_of else "incident_date")
@@ -96,20 +95,20 @@ def cmd_law(args: argparse.Namespace) -> None:
         )
         return
     if args.law_command == "defects":
-        packs = [lib.packs[args.pack]] if args.pack else list(lib.packs.values())
         if args.pack and args.pack not in lib.packs:
             lib.get(args.pack)  # raises the unknown-jurisdiction error
+        packs = [lib.packs[args.pack]] if args.pack else list(lib.packs.values())
         if args.markdown:
             sys.stdout.write(_defects_markdown(packs))
         else:
             _out({p.id: [d.as_dict() for d in p.defects] for p in packs})
         return
     j = lib.get(args.jurisdiction)
-    on = law.parse_date(args.on, "--on") if args.on else _today(j.pack.timezone)
+    on = law.parse_date(args.on, "--on") if args.on else j.today()
     if args.law_command == "show":
         _out(j.show(on))
     else:
-        _out({"jurisdiction": j.describe(), "on": on.isoformat(), "conflicts": j.conflicts(on)})
+        _out(law.conflicts(args.jurisdiction, on, lib=lib))
 
 
 def _defects_markdown(packs) -> str:

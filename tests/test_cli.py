@@ -115,6 +115,36 @@ def test_unknown_fact_exits_2_naming_the_fact(capsys, tmp_path):
     assert error["field"] == "facts.barked"
 
 
+def test_a_file_that_is_not_text_exits_2(capsys, tmp_path):
+    path = tmp_path / "facts.json"
+    path.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(SystemExit) as exit_:
+        main(["classify", str(path), "-j", "tracy-mn"])
+    assert exit_.value.code == 2
+    assert "not UTF-8" in json.loads(capsys.readouterr().err)["error"]["rule"]
+
+
+def test_as_of_that_contradicts_the_files_incident_date_exits_2(capsys, facts_file):
+    with pytest.raises(SystemExit) as exit_:
+        main(["classify", str(facts_file), "-j", "tracy-mn", "--as-of", "1999-01-01"])
+    assert exit_.value.code == 2
+    assert json.loads(capsys.readouterr().err)["error"]["field"] == "--as-of"
+
+
+@pytest.mark.parametrize(
+    ("argv", "field"),
+    [
+        (["law", "defects", "nowhere-mn"], "jurisdiction"),
+        (["law", "show", "tracy-mn", "--on", "9999-01-01"], "on"),
+    ],
+)
+def test_law_commands_exit_2_on_bad_input(capsys, argv, field):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert json.loads(capsys.readouterr().err)["error"]["field"] == field
+
+
 def test_installed_console_script_runs():
     script = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "dogcase"
     if not script.exists():

@@ -11,10 +11,9 @@ import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
-from zoneinfo import ZoneInfo
 
 from ninja import Field, Query, Router, Schema
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, ConfigDict
 
 from dogcase import law
 from dogcase.api.errors import ERRORS
@@ -64,6 +63,8 @@ class FactOut(Schema):
 
 
 class ClassifyIn(Schema):
+    model_config = ConfigDict(extra="forbid")  # a misspelled field is an error, never silently ignored
+
     incident_date: IsoDate = Field(
         ..., description="The incident date: the law in force that day is applied."
     )
@@ -73,6 +74,8 @@ class ClassifyIn(Schema):
 
 
 class DeadlineIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
     deadline: str = Field(
         ..., description="The deadline id, e.g. owner.request_hearing (see the law's `deadlines`)."
     )
@@ -84,10 +87,6 @@ class DeadlineIn(Schema):
         None, description="Read the law as in force on this date (default: the trigger's date)."
     )
     settings: dict[str, Any] = Field(default_factory=dict, description="City settings the text leaves open.")
-
-
-def _today_in(jurisdiction) -> dt.date:
-    return dt.datetime.now(ZoneInfo(jurisdiction.pack.timezone)).date()
 
 
 @router.get("/jurisdictions", response={200: list[JurisdictionOut], **ERRORS}, description=PUBLIC)
@@ -111,7 +110,7 @@ def list_facts(request):
 )
 def show_law(request, id: str, params: Query[OnQuery]):
     j = law.library().get(id)
-    return j.show(params.on or _today_in(j))
+    return j.show(params.on or j.today())
 
 
 @router.get(
@@ -123,7 +122,7 @@ def show_law(request, id: str, params: Query[OnQuery]):
 def show_conflicts(request, id: str, params: Query[OnQuery]):
     lib = law.library()
     j = lib.get(id)
-    return law.conflicts(id, params.on or _today_in(j), lib=lib)
+    return law.conflicts(id, params.on or j.today(), lib=lib)
 
 
 @router.post(

@@ -114,13 +114,13 @@ class FactVocabulary:
                     raise InputError(where, "must be true or false (or null when unknown)")
                 out[name] = value
             elif fact.type == "enum":
-                if value not in fact.values:
+                if not isinstance(value, str) or value not in fact.values:
                     raise InputError(where, f"must be one of {', '.join(fact.ordered_values)}")
                 out[name] = value
             else:
                 if not isinstance(value, list | tuple | set | frozenset):
                     raise InputError(where, f"must be a list of any of {', '.join(fact.ordered_values)}")
-                bad = [v for v in value if v not in fact.values]
+                bad = [v for v in value if not isinstance(v, str) or v not in fact.values]
                 if bad:
                     raise InputError(
                         where, f"{bad[0]!r} is not allowed; use any of {', '.join(fact.ordered_values)}"

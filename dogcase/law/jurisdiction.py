@@ -11,8 +11,9 @@ from zoneinfo import ZoneInfo
 
 from . import clock
 from .errors import InputError, LawNotInForce, PackError
-from .facts import FactVocabulary, condition_facts
+from .facts import FactVocabulary
 from .model import Defect, Designation, Pack, ProvisionVersion, Role, Setting
+from .packschema import EVENTS
 from .rules import FALSE, DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
 
@@ -22,6 +23,13 @@ WHO_FAVOURS_LATER = {
     ("city", "due"): False,
     ("city", "not_before"): True,
 }
+
+
+def check_date_range(day: dt.date, field: str) -> None:
+    if not clock.MIN_DATE <= day <= clock.MAX_DATE:
+        raise InputError(
+            field, f"must be between {clock.MIN_DATE.isoformat()} and {clock.MAX_DATE.isoformat()}"
+        )
 
 
 class Jurisdiction:
@@ -53,6 +61,9 @@ class Jurisdiction:
             days |= layer.boundaries()
         self._boundaries: list[dt.date] = sorted(days)
         self._classifiers: dict[int, Any] = {}
+        floor = state.floor_provision if state else None
+        floor_version = state.provisions[floor.split(":", 1)[1]].versions[-1] if floor and state else None
+        self._floor_cite = f" ({floor_version.citation})" if floor_version else ""
         self._setting_values = {k: st.value for k, st in self.settings.items()}
         self._deadline_plans = self._plan_deadlines()
 
@@ -71,13 +82,6 @@ class Jurisdiction:
                 if version is not None:
                     out.append(version)
         return out
-
-    def provision(self, key: str) -> ProvisionVersion | None:
-        pack_id, _, pid = key.partition(":")
-        for layer in self.layers:
-            if layer.id == pack_id and pid in layer.provisions:
-                return layer.provisions[pid].versions[-1]
-        return None
 
     def defects_for(self, keys, day: dt.date | None = None) -> list[Defect]:
         out: list[Defect] = []
@@ -210,8 +214,6 @@ class Jurisdiction:
                     version=version,
                     kind=version.effect_kind,  # type: ignore[arg-type]
                     condition=cond,
-                    facts=tuple(condition_facts(cond)),
-                    defects=tuple(self.defects_for([version.key], day)),
                     cited=version.cite(),
                 )
                 rules[version.key] = rule
@@ -246,6 +248,8 @@ class Jurisdiction:
 
     def classify(self, facts: Mapping[str, Any], incident_date: dt.date) -> Classification:
         """Every designation the facts support under the law in force on the incident date, and why."""
+        if not clock.MIN_DATE <= incident_date <= clock.MAX_DATE:
+            check_date_range(incident_date, "incident_date")
         compiled = self.classifier(incident_date)
         return Classification(self, incident_date, compiled, compiled.run(facts), facts)
 
@@ -279,9 +283,15 @@ class Jurisdiction:
         if settings:
             settings_now = dict(settings_now)
             for key, value in settings.items():
-                if key not in self.settings:
+                setting = self.settings.get(key)
+                if setting is None:
                     raise InputError(
                         f"settings.{key}", f"unknown setting; known: {', '.join(sorted(self.settings))}"
+                    )
+                if setting.allowed and value not in setting.allowed:
+                    raise InputError(
+                        f"settings.{key}",
+                        f"must be one of {', '.join(map(str, setting.allowed))} ({setting.what})",
                     )
                 settings_now[key] = value
         entries: list[dict[str, Any]] = []
@@ -304,9 +314,15 @@ class Jurisdiction:
             "who": plan.who,
             "kind": plan.kind,
             "what": plan.what,
+            "law": {
+                "as_of": on.isoformat() if on else None,
+                "rule": "each provision is read as in force on the day of the event that starts its time"
+                if on is None
+                else "every provision is read as in force on the date asked",
+            },
             "entries": entries,
         }
-        known = [(_sortable(v), e) for v, e in zip(values, entries, strict=True) if v is not None]
+        known = [(_sortable(v, self.tz), e) for v, e in zip(values, entries, strict=True) if v is not None]
         chosen_key = (max if plan.later else min)(k for k, _ in known) if known else None
         chosen = [e for k, e in known if k == chosen_key]
         if len(known) < len(entries):
@@ -325,7 +341,9 @@ class Jurisdiction:
             answer["status"] = "determined"
             answer["due"] = chosen[0]["value"]
             answer["set_by"] = [e["provision"]["provision"] for e in chosen]
-        answer["rule"] = plan.rule if len(entries) > 1 else "one provision sets this time"
+        answer["rule"] = (
+            _combination_rule(plan.who, plan.kind) if len(entries) > 1 else "one provision sets this time"
+        )
         keys = tuple(e["provision"]["provision"] for e in entries)
         notes = plan.notes.get(keys)
         if notes is None:
@@ -346,7 +364,7 @@ class Jurisdiction:
                     return None
                 entry.update(status="undetermined", reason=step.no_trigger_reason, value=None)
                 return entry, None
-            if trigger_name not in _EVENT_SET:
+            if not isinstance(trigger_name, str) or trigger_name not in _EVENT_SET:
                 raise InputError(f"settings.{step.setting.id}", f"must name an event: {', '.join(_EVENTS)}")
             entry["trigger"] = trigger_name
             entry["trigger_from_setting"] = step.setting.id
@@ -387,6 +405,7 @@ class Jurisdiction:
                 raise InputError(f"events.{trigger_name}", str(exc)) from exc
             done = computed[terms] = (raw.isoformat(), result.value.isoformat(), result.trace, result.value)
         entry["status"] = "determined"
+        entry["law_as_of"] = law_day.isoformat()
         entry["trigger_value"], entry["value"], trace, value = done
         entry["trace"] = list(trace)
         return entry, value
@@ -447,7 +466,6 @@ class Jurisdiction:
                 kind=kind,
                 what=first["what"],
                 later=later,
-                rule=_combination_rule(who, kind, 2),
                 steps=tuple(steps),
                 notes={},
             )
@@ -457,6 +475,7 @@ class Jurisdiction:
 
     def conflicts(self, on: dt.date) -> list[dict[str, Any]]:
         """Every point where the city departs from the state layer, with both citations and what applies."""
+        check_date_range(on, "on")
         if self.state is None:
             return []
         versions = self.versions_on(on)
@@ -479,7 +498,6 @@ class Jurisdiction:
                     continue
                 sv = state_deadlines[did][0]
                 e = cv.effect
-                later = WHO_FAVOURS_LATER[(e["who"], e.get("kind", "due"))]
                 out.append(
                     {
                         "topic": f"deadline {did}",
@@ -487,11 +505,8 @@ class Jurisdiction:
                         "summary": f"{_describe_period(cv)} ({cv.citation}) vs {_describe_period(sv)} ({sv.citation})",
                         "city": _side(cv, _describe_period(cv)),
                         "state": _side(sv, _describe_period(sv)),
-                        "applied": (
-                            f"both are computed for every case; the {e['who']} gets the "
-                            f"{'later' if later else 'earlier'} date "
-                            f"({'the owner keeps the longer time to act' if e['who'] == 'owner' else 'the city keeps the shorter time to act'})"
-                        ),
+                        "applied": "both are computed for every case; "
+                        + _combination_rule(e["who"], e.get("kind", "due")).split(": ", 1)[1],
                     }
                 )
         city_req, state_req = by_effect(city, "requirement"), by_effect(state, "requirement")
@@ -508,7 +523,7 @@ class Jurisdiction:
                                 "summary": f"${ca:,.0f} ({cv.citation}) vs ${sa:,.0f} ({sv.citation})",
                                 "city": _side(cv, f"${ca:,.0f}"),
                                 "state": _side(sv, f"${sa:,.0f}"),
-                                "applied": f"${high:,.0f}: a requirement takes the higher amount (state floor, Minn. Stat. 347.53)",
+                                "applied": f"${high:,.0f}: a requirement takes the higher amount: the state's is the floor{self._floor_cite}",
                             }
                         )
                     spec_c, spec_s = dict(cv.effect.get("spec") or {}), dict(sv.effect.get("spec") or {})
@@ -564,7 +579,7 @@ class Jurisdiction:
                         "city": _side(cv, cv.differs_from_state),
                         "state": _side(svv, "") if svv else {"citation": None, "text": None, "value": None},
                         "applied": "both texts are applied; where they differ the state floor protects the owner "
-                        "and the city's added restrictions stand (Minn. Stat. 347.53)",
+                        f"and the city's added restrictions stand{self._floor_cite}",
                     }
                 )
         return out
@@ -572,6 +587,7 @@ class Jurisdiction:
     # ----------------------------------------------------------------------------------------- show
 
     def show(self, on: dt.date) -> dict[str, Any]:
+        check_date_range(on, "on")
         versions = self.versions_on(on)
         return {
             "jurisdiction": self.describe(),
@@ -608,6 +624,10 @@ class Jurisdiction:
             ],
             "deadlines": self.deadline_ids(),
         }
+
+    def today(self) -> dt.date:
+        """Today's date where the jurisdiction is (for "the law in force now", stated in every answer)."""
+        return dt.datetime.now(self.tz).date()
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -716,33 +736,14 @@ class _DeadlinePlan:
     kind: str
     what: str
     later: bool
-    rule: str
     steps: tuple[_DeadlineStep, ...]
     notes: dict[tuple[str, ...], tuple[dict[str, Any], ...]]
 
 
 _VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
 
-_EVENTS = (
-    "incident",
-    "classification",
-    "declaration",
-    "notice_date",
-    "notice_sent",
-    "notice_received",
-    "hearing_request_received",
-    "hearing_held",
-    "hearing_closed",
-    "decision_received",
-    "seizure",
-    "impoundment",
-    "death",
-    "transfer",
-    "dog_unconfined_or_attack",
-    "lease_start",
-    "registration_issued",
-)
-_EVENT_SET = frozenset(_EVENTS)
+_EVENTS = EVENTS
+_EVENT_SET = frozenset(EVENTS)
 EVENT_WORDS = {
     "incident": "the incident",
     "classification": "the classification",
@@ -772,10 +773,11 @@ def _unfreeze(value: Any) -> Any:
     return value
 
 
-def _sortable(value: dt.date | dt.datetime) -> dt.datetime:
+def _sortable(value: dt.date | dt.datetime, tz: ZoneInfo) -> dt.datetime:
+    """A due date ends at the end of that day in the jurisdiction; an instant is itself."""
     if isinstance(value, dt.datetime):
         return value
-    return dt.datetime.combine(value, dt.time.max, tzinfo=dt.UTC)
+    return dt.datetime.combine(value, dt.time.max, tzinfo=tz)
 
 
 def _deadline_terms(v: ProvisionVersion) -> tuple:
@@ -811,9 +813,7 @@ def _show_version(v: ProvisionVersion) -> dict[str, Any]:
     return out
 
 
-def _combination_rule(who: str, kind: str, count: int) -> str:
-    if count < 2:
-        return "one provision sets this time"
+def _combination_rule(who: str, kind: str) -> str:
     later = WHO_FAVOURS_LATER[(who, kind)]
     side = (
         "the owner keeps the longer time to act"

@@ -261,6 +261,13 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
         folder=str(folder),
         in_force=default_in_force,
         calendar_line=raw.line_of("calendar") if "calendar" in raw else None,
+        floor_provision=(
+            ensure_provision(
+                jur["floor_provision"], jwhere.at("floor_provision", jur.line_of("floor_provision"))
+            )
+            if "floor_provision" in jur
+            else None
+        ),
     )
 
 

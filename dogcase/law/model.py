@@ -180,6 +180,7 @@ class Pack:
     folder: str
     in_force: InForce
     calendar_line: int | None = None
+    floor_provision: str | None = None  # state packs: the provision that lets cities add restrictions
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

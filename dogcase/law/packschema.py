@@ -289,7 +289,7 @@ PACK = Record(
                 "timezone": STR,
                 "source": Record(required={"title": STR}, optional={"file": STR, "history": STR, "url": STR}),
             },
-            optional={"layer_over": ID, "in_force": IN_FORCE, "short_name": STR},
+            optional={"layer_over": ID, "in_force": IN_FORCE, "short_name": STR, "floor_provision": ID},
         ),
         "provisions": ListOf(PROVISION, min_items=1),
     },

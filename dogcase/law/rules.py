@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RuleConflict
-from .model import Defect, Designation, ProvisionVersion
+from .model import Designation, ProvisionVersion
 
 TRUE, UNKNOWN, FALSE = 2, 1, 0
 ELIGIBLE, NOT_ELIGIBLE, BARRED, UNDETERMINED = "eligible", "not_eligible", "barred", "undetermined"
@@ -25,9 +25,6 @@ class Rule:
     version: ProvisionVersion
     kind: str  # ground | exemption
     condition: Any
-    facts: tuple[str, ...]
-    defects: tuple[Defect, ...] = ()
-    floor_for: tuple[str, ...] = ()  # city designations a state exemption reaches as the state floor
     cited: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -60,34 +57,6 @@ class DesignationResult:
         return f"<{self.designation.id}: {self.status}>"
 
 
-def _leaf(cond: Any, consts: dict[str, Any]) -> str:
-    if isinstance(cond, str):
-        v = f"f_{cond}"
-        return f"(1 if {v} is None else (2 if {v} else 0))"
-    v = f"f_{cond['fact']}"
-    if "is" in cond:
-        return f"(1 if {v} is None else (2 if {v} == {cond['is']!r} else 0))"
-    if "includes" in cond:
-        return f"(1 if {v} is None else (2 if {cond['includes']!r} in {v} else 0))"
-    name = f"K{len(consts)}"
-    consts[name] = frozenset(cond["in"] if "in" in cond else cond["includes_any"])
-    if "in" in cond:
-        return f"(1 if {v} is None else (2 if {v} in {name} else 0))"
-    return f"(1 if {v} is None else (0 if {name}.isdisjoint({v}) else 2))"
-
-
-def expression(cond: Any, consts: dict[str, Any]) -> str:
-    """Python source for a condition's three-valued value."""
-    if isinstance(cond, str) or "fact" in cond:
-        return _leaf(cond, consts)
-    if "not" in cond:
-        return f"(2 - {expression(cond['not'], consts)})"
-    parts = [expression(c, consts) for c in (cond.get("all") or cond.get("any"))]
-    if len(parts) == 1:
-        return parts[0]
-    return f"{'min' if 'all' in cond else 'max'}({', '.join(parts)})"
-
-
 def evaluate(cond: Any, facts: dict[str, Any]) -> int:
     """The same three-valued value, interpreted (used for the trace of missing facts and in tests)."""
     if isinstance(cond, str):
@@ -108,12 +77,6 @@ def evaluate(cond: Any, facts: dict[str, Any]) -> int:
         return 2 - evaluate(cond["not"], facts)
     values = [evaluate(c, facts) for c in (cond.get("all") or cond.get("any"))]
     return min(values) if "all" in cond else max(values)
-
-
-def missing_facts(cond: Any, facts: dict[str, Any]) -> list[str]:
-    """Facts not given whose value could change this (unknown) condition; [] when it is determined."""
-    value, missing = _value_and_missing(cond, facts)
-    return missing if value == UNKNOWN else []
 
 
 def _value_and_missing(cond: Any, facts: dict[str, Any]) -> tuple[int, list[str]]:
@@ -142,7 +105,7 @@ def _value_and_missing(cond: Any, facts: dict[str, Any]) -> tuple[int, list[str]
     return (TRUE if is_all else FALSE), []
 
 
-def decide(rules: tuple[Rule, ...], values: tuple[int, ...]) -> str:
+def decide(rules: tuple[Rule, ...], values: tuple[int, ...], designation: str = "") -> str:
     """Catala-style: the highest level with an applicable rule decides; a disagreement there is an error;
     an unknown rule above (or beside) the deciding one leaves the answer undetermined when it could change it."""
     levels = sorted({r.level for r in rules}, reverse=True)
@@ -156,8 +119,7 @@ def decide(rules: tuple[Rule, ...], values: tuple[int, ...]) -> str:
             conclusions = {r.conclusion for r in applicable}
             if len(conclusions) > 1:
                 raise RuleConflict(
-                    rules[0].version.key if not applicable else applicable[0].version.key.split(":")[0],
-                    [f"{r.version.citation} ({r.conclusion})" for r in applicable],
+                    designation, [f"{r.version.citation} ({r.conclusion})" for r in applicable]
                 )
             decided = conclusions.pop()
             possible.add(decided)
@@ -165,6 +127,11 @@ def decide(rules: tuple[Rule, ...], values: tuple[int, ...]) -> str:
     if decided is None:
         possible.add(NOT_ELIGIBLE)
     if ELIGIBLE not in possible:
+        # no ground can apply: the dog is simply not eligible (an exemption that applies is still listed)
+        if decided == BARRED and not any(
+            r.level == 0 and v != FALSE for r, v in zip(rules, values, strict=True)
+        ):
+            return NOT_ELIGIBLE
         return decided or NOT_ELIGIBLE
     if possible == {ELIGIBLE}:
         return ELIGIBLE
@@ -180,7 +147,6 @@ class CompiledClassifier:
     start: dt.date | None
     end: dt.date | None
     run: Any = None  # the generated function: facts -> tuple[DesignationResult, ...]
-    source: str = ""
 
     def missing(self, index: int, facts: dict[str, Any], values: tuple[int, ...]) -> tuple[str, ...]:
         """The facts an undetermined answer needs; `values` are the rules' values from the generated code
@@ -224,7 +190,7 @@ def compile_classifier(
                 rule_var[id(rule)] = gen.rule(rule.condition)
     namespace: dict[str, Any] = {**gen.consts, "_DR": DesignationResult, "_C": compiled}
     lines = ["def classify(F):", "    _g = F.get"]
-    lines += [f"    f_{fact} = _g({fact!r})" for fact in gen.facts]
+    lines += [f"    f{index} = _g({fact!r})" for index, fact in enumerate(gen.facts)]
     lines += [f"    {name} = {expr}" for name, expr in gen.lines]
     results = []
     for index, (designation, rules) in enumerate(zip(designations, rules_by_designation, strict=True)):
@@ -240,8 +206,8 @@ def compile_classifier(
         lines += [
             f"    g = {g}",
             f"    e = {e}",
-            f"    if e == 3: {s} = 'barred'",
-            f"    elif g == 0: {s} = 'not_eligible'",
+            f"    if g == 0: {s} = 'not_eligible'",
+            f"    elif e == 3: {s} = 'barred'",
             f"    elif g == 3 and e == 0: {s} = 'eligible'",
             f"    else: {s} = 'undetermined'",
             "    m = []",
@@ -260,7 +226,6 @@ def compile_classifier(
     code = compile(source, "<dogcase law rules>", "exec")
     exec(code, namespace)  # noqa: S102 - source generated from validated pack conditions only
     compiled.run = namespace["classify"]
-    compiled.source = source
     return compiled
 
 
@@ -282,9 +247,10 @@ class _Generator:
         return name
 
     def _fact(self, fact: str) -> str:
+        # local names by position: fact ids may hold characters that are not valid in a Python name
         if fact not in self.facts:
             self.facts.append(fact)
-        return f"f_{fact}"
+        return f"f{self.facts.index(fact)}"
 
     def _const(self, value: frozenset[str]) -> str:
         for name, existing in self.consts.items():

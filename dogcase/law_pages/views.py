@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import Http404
 from django.shortcuts import render
 
 from dogcase import law
+from dogcase.law import clock
 from dogcase.law_pages.explain import effect_line
 
 
@@ -29,6 +30,7 @@ class IsoDateField(forms.DateField):
 class LawDateForm(forms.Form):
     on = IsoDateField(
         label="Law in force on",
+        validators=[MinValueValidator(clock.MIN_DATE), MaxValueValidator(clock.MAX_DATE)],
         input_formats=["%Y-%m-%d"],
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
@@ -63,7 +65,7 @@ def jurisdiction_law(request, jurisdiction_id: str):
         j = lib.get(jurisdiction_id)
     except law.UnknownJurisdiction:
         raise Http404(f"No law pack for {jurisdiction_id!r}") from None
-    today = dt.datetime.now(ZoneInfo(j.pack.timezone)).date()
+    today = j.today()
     if "on" in request.GET:
         form = LawDateForm(request.GET)
         if not form.is_valid():
@@ -81,20 +83,13 @@ def jurisdiction_law(request, jurisdiction_id: str):
         "is_today": on == today,
         "layers": _layers(j, shown, on),
         "designations": shown["designations"],
-        "defects": [d for d in shown["defects"] if _applies_on(d["applies"], on)],
+        "defects": shown["defects"],
         "missing_settings": [s for s in shown["settings"] if s["value"] is None],
         "conflicts": j.conflicts(on),
         "has_state_layer": j.state is not None,
         "holidays": [{**h, "date": dt.date.fromisoformat(h["date"])} for h in shown["holidays"]],
     }
     return render(request, "law_pages/show.html", context)
-
-
-def _applies_on(applies: dict, on: dt.date) -> bool:
-    start, end = applies.get("from"), applies.get("until")
-    return (start is None or dt.date.fromisoformat(start) <= on) and (
-        end is None or on < dt.date.fromisoformat(end)
-    )
 
 
 def _layers(j, shown: dict, on: dt.date) -> list[dict]:

@@ -225,6 +225,24 @@ DEADLINE = "/api/v1/jurisdictions/tracy-mn/deadline"
             422,
             "body.events",
         ),
+        (
+            "post",
+            CLASSIFY,
+            {"incident_date": "2026-03-02", "facts": {"victim": ["human"]}},
+            400,
+            "body.facts.victim",
+        ),
+        (
+            "post",
+            CLASSIFY,
+            {"incident_date": "2026-03-02", "facts": {"victim_conduct": [["teasing"]]}},
+            400,
+            "body.facts.victim_conduct",
+        ),
+        ("post", CLASSIFY, {"incident_date": "2026-03-02", "fact": {"bit": True}}, 422, "body.fact"),
+        ("post", DEADLINE, {"deadline": "owner.request_hearing", "event": {}}, 422, "body.event"),
+        ("get", "/api/v1/jurisdictions/tracy-mn/law?on=9999-12-31", None, 400, "on"),
+        ("get", "/api/v1/jurisdictions/tracy-mn/conflicts?on=0001-01-01", None, 400, "on"),
         ("get", "/api/v1/jurisdictions/tracy-mn/conflicts?on=2026-02-30", None, 422, "query.on"),
         ("get", "/api/v1/jurisdictions/tracy-mn/law?on=soon", None, 422, "query.on"),
     ],
@@ -235,6 +253,20 @@ def test_bad_input_is_a_4xx_naming_the_field(client, method, url, body, status, 
     assert response.status_code == status
     assert response.json()["error"]["field"] == field
     assert response.json()["error"]["rule"]
+
+
+def test_a_city_setting_takes_only_the_values_its_pack_allows(client):
+    # § 90.15 (C)(4) is cut off; the city may say the 14 days run from its notice or decision, not from the incident
+    body = {
+        "deadline": "owner.register",
+        "events": {"incident": "2024-01-01"},
+        "settings": {"registration_trigger": "incident"},
+    }
+    response = post_json(client, "/api/v1/jurisdictions/battle-lake-mn/deadline", body)
+
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "body.settings.registration_trigger"
+    assert "notice_received" in response.json()["error"]["rule"]
 
 
 def test_openapi_schema_declares_the_error_responses_of_every_law_operation(client):

@@ -75,3 +75,24 @@ def test_invented_city_conflicts_are_computed_not_listed(lib):
     assert ("missing_exemption", "exemption for nuisance") in kinds
     amount = next(c for c in found if c["kind"] == "amount")
     assert amount["applied"].startswith("$100,000")
+
+
+def test_fact_ids_with_dashes_and_dots_compile(tmp_path):
+    folder = write_invented_packs(tmp_path / "packs")
+    facts = folder / "facts.yaml"
+    facts.write_text(
+        facts.read_text(encoding="utf-8")
+        + "  - id: seen-by.warden\n    type: bool\n    question: Did the warden see it?\n",
+        encoding="utf-8",
+    )
+    state = folder / "north-state" / "pack.yaml"
+    text = state.read_text(encoding="utf-8")
+    state.write_text(
+        text.replace(
+            "when: {all: [bit, {not: provoked}", "when: {all: [bit, seen-by.warden, {not: provoked}"
+        ),
+        encoding="utf-8",
+    )
+    lib = Library(folder)
+    answer = classify("north-state", {**ALL_FALSE, "seen-by.warden": True}, dt.date(2024, 6, 1), lib=lib)
+    assert answer["designations"][0]["status"] == "eligible"

@@ -101,6 +101,14 @@ def test_impossible_date_message_repeats_what_was_typed(client):
     assert "Law in force on: 2026-02-30 is not a real date" in page
 
 
+@pytest.mark.parametrize("far", ["9999-12-31", "0001-01-01"])
+def test_a_date_outside_the_clocks_range_is_a_form_error_not_a_crash(client, far):
+    response = client.get("/law/tracy-mn/", {"on": far})
+
+    assert response.status_code == 400
+    assert 'aria-invalid="true"' in response.content.decode()
+
+
 def test_unknown_jurisdiction_is_404(client):
     assert client.get("/law/nowhere-mn/").status_code == 404
 
