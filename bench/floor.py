@@ -23,7 +23,6 @@ from zoneinfo import ZoneInfo
 
 from dogcase.law import library
 from dogcase.law.errors import InputError
-from dogcase.law.model import DEFECT_KIND_LABELS
 from dogcase.law.rules import DesignationResult
 
 JURISDICTION = "battle-lake-mn"
@@ -440,18 +439,6 @@ def _entry(cite, trigger, raw, due, trace):
     return entry
 
 
-def _note(d):
-    return {
-        "id": f"{d.pack}:{d.id}",
-        "kind": d.kind,
-        "kind_label": DEFECT_KIND_LABELS[d.kind],
-        "provisions": list(d.provisions),
-        "text": d.text,
-        "reading": d.reading,
-        "applies": {"from": None, "until": None},
-    }
-
-
 def deadline_floor(events):
     """When the owner must request a hearing in Battle Lake (on 2025-06-01): 14 days from the date of the
     notice (347.541 subd. 1 and 3; § 90.15 (B)(2)(b), (C)(2)(b)) and 14 days from its receipt (§ 90.15 (H)),
@@ -513,7 +500,7 @@ def deadline_floor(events):
             answer["reasons"] = [entries[3]["reason"]]
             answer["bound"] = {"at_least": sent_due.isoformat(), "why": _BOUND_WHY}
     answer["rule"] = _RULE
-    answer["notes"] = [_note(d) for d in _NOTES]
+    answer["notes"] = [d.as_dict() for d in _NOTES]
     return answer
 
 

@@ -256,7 +256,6 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
         holiday_rules=holiday_rules,
         observes=MappingProxyType(dict(calendar.get("observes", {}))),
         extra_holidays=extra,
-        calendar_provision=f"{pack_id}:{cal_provision}" if cal_provision else None,
         file=display,
         folder=str(folder),
         in_force=default_in_force,

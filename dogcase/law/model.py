@@ -175,7 +175,6 @@ class Pack:
     holiday_rules: tuple[Any, ...]  # clock.HolidayRule, state packs
     observes: MappingProxyType[str, bool]  # city choices of optional holidays
     extra_holidays: tuple[Any, ...]
-    calendar_provision: str | None
     file: str
     folder: str
     in_force: InForce

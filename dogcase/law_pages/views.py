@@ -54,7 +54,8 @@ def jurisdiction_list(request):
         row = j.describe()
         row["layer_over_name"] = lib.jurisdictions[j.state.id].name if j.state else None
         rows.append(row)
-    return render(request, "law_pages/list.html", {"jurisdictions": rows})
+    states = [p.source["title"] for p in lib.packs.values() if p.kind == "state"]
+    return render(request, "law_pages/list.html", {"jurisdictions": rows, "state_sources": states})
 
 
 def jurisdiction_law(request, jurisdiction_id: str):
