@@ -40,7 +40,7 @@ run: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	@echo "Serving on http://$(RUNSERVER_ADDR)/ (log in with one of the demo logins above)"
-	$(PY) manage.py runserver $(RUNSERVER_ADDR)
+	VENV=$(VENV) RUNSERVER_ADDR=$(RUNSERVER_ADDR) scripts/run.sh
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -11,6 +11,8 @@ Environment variables (all optional in development):
     SECURE_COOKIES        True/False: session and CSRF cookies over HTTPS only (default: not DEBUG).
     SECURE_PROXY_SSL      True/False: trust X-Forwarded-Proto from the proxy in front (default False).
     DOGCASE_VAR_DIR       where local state lives (default var/ in the checkout).
+    DOGCASE_MEDIA_DIR     where evidence and proof files are stored (default var/media).
+    DOGCASE_MAX_UPLOAD_BYTES  largest evidence/proof file accepted (default 10 MiB).
 """
 
 import os
@@ -80,6 +82,7 @@ INSTALLED_APPS = [
     # Our apps first, so their templates (registration/login.html) win over contrib's.
     "dogcase.staff",
     "dogcase.law_pages",
+    "dogcase.cases",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -130,6 +133,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "dogcase.sqlite3",
+            # Writers take the lock when their transaction starts, so two acts on one case queue up
+            # instead of both reading the audit chain's head and one failing half-way.
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
         }
     }
 
@@ -157,6 +163,13 @@ STATIC_ROOT = VAR_DIR / "static"
 if DEBUG:
     # WhiteNoise warns when STATIC_ROOT is missing; in development, before any collectstatic, it is empty.
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Evidence and proof files: stored once under their SHA-256, never overwritten, served only to staff of the
+# record's city (dogcase.cases.files).
+MEDIA_ROOT = Path(os.getenv("DOGCASE_MEDIA_DIR", VAR_DIR / "media"))
+MEDIA_URL = "/files/"
+DOGCASE_MAX_UPLOAD_BYTES = envint("DOGCASE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024))
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -173,13 +173,76 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("jurisdiction")
         q.add_argument("--on", help="a date (default: today in the jurisdiction)")
     p.set_defaults(func=cmd_law)
+
+    p = sub.add_parser("audit", help="the audit trail")
+    audit_sub = p.add_subparsers(dest="audit_command", required=True, parser_class=_Parser)
+    audit_sub.add_parser("verify", help="recompute the hash chain; name the first broken event (exit 1)")
+    p.set_defaults(func=cmd_audit)
+
+    p = sub.add_parser(
+        "sweep", help="mark overdue obligations and raise staff tasks (run daily: cron, systemd or --every)"
+    )
+    p.add_argument("--at", help="the instant to sweep as of (default: now), ISO with time zone")
+    p.add_argument("--city", help="one jurisdiction id (default: all)")
+    p.add_argument("--every", type=int, metavar="SECONDS", help="keep running, sweeping every SECONDS")
+    p.set_defaults(func=cmd_sweep)
     return parser
+
+
+def _django() -> None:
+    """The case commands read the database: set Django up (the law commands never need it)."""
+    import os
+
+    import django
+
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    _django()
+    from dogcase.cases.audit import verify_chain
+
+    report = verify_chain()
+    _out(report.as_dict())
+    return 0 if report.ok else 1
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    import datetime as dt
+    import time
+
+    _django()
+    from django.utils import timezone
+
+    from dogcase.cases.acts import sweep
+
+    at = None
+    if args.at:
+        try:
+            at = dt.datetime.fromisoformat(args.at)
+        except ValueError:
+            _fail("--at", "must be an ISO date and time, e.g. 2026-03-02T08:00-06:00")
+        if timezone.is_naive(at):
+            _fail("--at", "give the time zone, e.g. 2026-03-02T08:00-06:00")
+    while True:
+        report = sweep(at=at, jurisdiction=args.city)
+        _out({"at": (at or timezone.now()).isoformat(), **report.as_dict()})
+        sys.stdout.flush()
+        if not args.every:
+            return 0
+        time.sleep(args.every)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
+        result = args.func(args)
+        if isinstance(result, int):
+            return result
     except PackError as exc:
         _fail(f"{exc.file}:{exc.line}" if exc.line else exc.file, exc.message)
     except InputError as exc:

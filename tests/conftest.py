@@ -4,7 +4,10 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
+from dogcase.cases.models import CityAccess
 from dogcase.staff.roles import ROLES_BY_GROUP
+
+CITIES = ("battle-lake-mn", "tracy-mn")
 
 PASSWORD = "correct horse battery staple"
 
@@ -17,15 +20,18 @@ def fast_password_hashing(settings):
 
 @pytest.fixture
 def make_staff_user(db):
-    """Create a user holding one role (a Django Group named after the role)."""
+    """Create a user holding one role (a Django Group named after the role), working for the given cities
+    (default: both demo cities)."""
 
-    def make(group_name: str, username: str | None = None) -> User:
+    def make(group_name: str, username: str | None = None, cities=CITIES) -> User:
         role = ROLES_BY_GROUP[group_name]
         user = User.objects.create_user(username=username or role.demo_username, password=PASSWORD)
         if group_name == "administrator":
             user.is_staff = user.is_superuser = True
             user.save()
         user.groups.add(Group.objects.get_or_create(name=group_name)[0])
+        for city in cities:
+            CityAccess.objects.create(user=user, jurisdiction=city)
         return user
 
     return make

@@ -5,6 +5,7 @@ Entry points:
 - `classify(jurisdiction, facts, incident_date)` — what the facts make the dog, and why.
 - `deadline(jurisdiction, deadline_id, events, ...)` — by when, and why.
 - `conflicts(jurisdiction, on)` / `show(jurisdiction, on)` — the law itself.
+- `Jurisdiction.check_step(...)` / `.obligations(...)` — procedure as law data (docs/procedure.md).
 """
 
 from __future__ import annotations
@@ -15,8 +16,18 @@ from typing import Any
 
 from .errors import InputError, LawError, LawNotInForce, PackError, RuleConflict, UnknownJurisdiction
 from .loader import Library, load_all
+from .procedure import Actor, CaseState, Condition, Input, Obligation, Refusal, Step, TakenStep, Verdict
 
 __all__ = [
+    "Actor",
+    "CaseState",
+    "Condition",
+    "Input",
+    "Obligation",
+    "Refusal",
+    "Step",
+    "TakenStep",
+    "Verdict",
     "InputError",
     "LawError",
     "LawNotInForce",

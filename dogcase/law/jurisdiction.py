@@ -13,7 +13,8 @@ from . import clock
 from .errors import InputError, LawNotInForce, PackError
 from .facts import FactVocabulary
 from .model import Defect, Designation, Pack, ProvisionVersion, Role, Setting
-from .packschema import EVENTS
+from .packschema import EVENTS, STAFF_ROLES
+from .procedure import Actor, CaseState, Obligation, ProcedureEngine, Step, Verdict
 from .rules import FALSE, DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
 
@@ -66,6 +67,7 @@ class Jurisdiction:
         self._floor_cite = f" ({floor_version.citation})" if floor_version else ""
         self._setting_values = {k: st.value for k, st in self.settings.items()}
         self._deadline_plans = self._plan_deadlines()
+        self._procedure = ProcedureEngine(self)
 
     # ------------------------------------------------------------------------------------------ structure
 
@@ -185,6 +187,86 @@ class Jurisdiction:
                 after = e.get("after")
                 if after and after["deadline"] not in deadline_ids:
                     raise where.fail(f"unknown deadline {after['deadline']!r}")
+
+    # ----------------------------------------------------------------------------------------- procedure
+
+    def procedure(self, on: dt.date) -> list[Step]:
+        """The layered steps of a case in force on `on` (docs/procedure.md)."""
+        check_date_range(on, "on")
+        return self._procedure.procedure(on)
+
+    def step(self, step_id: str, on: dt.date) -> Step:
+        return self._procedure.step(step_id, on)
+
+    def check_step(
+        self,
+        step_id: str,
+        state: CaseState,
+        actor: Actor,
+        at: dt.datetime,
+        inputs: Mapping[str, Any] | None = None,
+    ) -> Verdict:
+        """May `actor` take `step_id` in this case at `at`? Law as in force on `at`'s date, never today.
+
+        Without `inputs` the conditions that depend on the form (proofs, seizure ground) are not checked and
+        are listed in `Verdict.needs_inputs`; with inputs (even `{}`) they are."""
+        return self._procedure.check_step(step_id, state, actor, at, inputs)
+
+    def available_steps(self, state: CaseState, actor: Actor, at: dt.datetime) -> list[Verdict]:
+        """Every step of the procedure that applies to the case's designation, allowed or not."""
+        return self._procedure.available_steps(state, actor, at)
+
+    def validate_inputs(
+        self,
+        step_id: str,
+        state: CaseState,
+        inputs: Mapping[str, Any],
+        at: dt.datetime | None = None,
+    ) -> dict[str, Any]:
+        """The step's form cleaned (dates, instants, choices from the law); raises InputError(field, rule)."""
+        day = self._procedure_day(state, at)
+        step = self._procedure.step(step_id, day)
+        return self._procedure.validate_inputs(step, state, inputs, day)
+
+    def input_choices(
+        self, step_id: str, state: CaseState, at: dt.datetime | None = None
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The choices of the step's inputs that come from the law (designations, service methods, proofs,
+        seizure grounds, outcomes), as in force at `at`."""
+        day = self._procedure_day(state, at)
+        return self._procedure.choices(self._procedure.step(step_id, day), state, day)
+
+    def events_of(
+        self, step_id: str, at: dt.datetime, cleaned_inputs: Mapping[str, Any]
+    ) -> dict[str, dt.date | dt.datetime]:
+        """The events a step records when taken at `at` with these cleaned inputs (store them as
+        `TakenStep.events`)."""
+        day = at.astimezone(self.tz).date()
+        return self._procedure.events_of(self._procedure.step(step_id, day), at, cleaned_inputs)
+
+    def obligations(self, state: CaseState, at: dt.datetime) -> list[Obligation]:
+        """What is owed in the case at `at`: every deadline its events started, with status and consequences."""
+        return self._procedure.obligations(state, at)
+
+    def pack_roles_for(self, staff_roles) -> frozenset[str]:
+        """The pack roles (both layers) that the product's staff roles act as."""
+        wanted = set(staff_roles)
+        unknown = wanted - set(STAFF_ROLES)
+        if unknown:
+            raise InputError(
+                "staff_roles", f"unknown staff role {sorted(unknown)[0]!r}; known: {', '.join(STAFF_ROLES)}"
+            )
+        return frozenset(
+            role.id for layer in self.layers for role in layer.roles.values() if wanted & set(role.staff)
+        )
+
+    def _procedure_day(self, state: CaseState, at: dt.datetime | None) -> dt.date:
+        if at is not None:
+            if not isinstance(at, dt.datetime) or at.tzinfo is None:
+                raise InputError("at", "must be a timezone-aware date and time")
+            return at.astimezone(self.tz).date()
+        days = [state.incident_date] + [t.at.astimezone(self.tz).date() for t in state.taken]
+        return max(days)
 
     # ----------------------------------------------------------------------------------------- classify
 
@@ -762,7 +844,31 @@ EVENT_WORDS = {
     "dog_unconfined_or_attack": "the escape or attack",
     "lease_start": "the lease",
     "registration_issued": "the registration",
+    "hearing_request_filed": "the filing of the hearing request",
+    "hearing_scheduled": "the scheduled hearing",
+    "decision_issued": "the decision",
+    "recommendation": "the recommendation",
+    "council_decision": "the council's decision",
+    "release": "the release",
+    "disposal": "the disposal",
+    "destruction": "the destruction",
+    "sterilization": "the sterilization",
+    "security_posted": "the posting of security",
+    "review_requested": "the request for review",
+    "review_decided": "the review",
+    "owner_reported": "the owner's report",
+    "owner_not_located": "the finding that the owner cannot be located",
+    "impoundment_ordered": "the impoundment order",
+    "impoundment_notice_sent": "the sending of the notice of impoundment",
+    "impoundment_hearing_request_received": "receipt of the impoundment hearing request",
+    "impoundment_hearing_held": "the impoundment hearing",
+    "impoundment_hearing_closed": "the close of the impoundment hearing",
+    "impoundment_decision_received": "receipt of the impoundment decision",
+    "move": "the move",
+    "landlord_disclosure": "the disclosure to the property owner",
 }
+if set(EVENT_WORDS) != set(EVENTS):  # pragma: no cover - a vocabulary edit that forgot the words
+    raise RuntimeError("every event of packschema.EVENTS needs its words in EVENT_WORDS")
 
 
 def _unfreeze(value: Any) -> Any:

@@ -24,6 +24,7 @@ from .model import (
     Setting,
 )
 from .packschema import EFFECTS, PACK
+from .procedure import parse_procedure
 from .schema import Where
 from .yamlsource import LineDict, read_yaml
 
@@ -165,7 +166,9 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
         where = top.at("roles", raw.line_of("roles")).at(index, raw["roles"].line_of(index))
         if item["id"] in roles:
             raise where.fail(f"role {item['id']!r} is defined twice")
-        roles[item["id"]] = Role(item["id"], item["label"], pack_id, item.get("description"))
+        roles[item["id"]] = Role(
+            item["id"], item["label"], pack_id, item.get("description"), tuple(item.get("staff", ()))
+        )
 
     designations: dict[str, Designation] = {}
     for index, item in enumerate(raw.get("designations", ())):
@@ -241,7 +244,14 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
     if cal_provision:
         ensure_provision(cal_provision, cwhere)
 
+    procedure = ()
+    if "procedure" in raw:
+        procedure = parse_procedure(
+            raw["procedure"], top.at("procedure", raw.line_of("procedure")), pack_id, layer, default_in_force
+        )
+
     return Pack(
+        procedure=procedure,
         id=pack_id,
         name=jur["name"],
         kind=kind,

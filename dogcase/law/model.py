@@ -108,6 +108,9 @@ class Role:
     label: str
     pack: str
     description: str | None = None
+    staff: tuple[
+        str, ...
+    ] = ()  # the product's staff roles that act as this pack role (packschema.STAFF_ROLES)
 
 
 DEFECT_KIND_LABELS = {
@@ -180,6 +183,7 @@ class Pack:
     in_force: InForce
     calendar_line: int | None = None
     floor_provision: str | None = None  # state packs: the provision that lets cities add restrictions
+    procedure: tuple[Any, ...] = ()  # procedure.StepDef, in the order written
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

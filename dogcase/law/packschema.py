@@ -13,6 +13,7 @@ from .schema import (
     NUM,
     SCALAR,
     STR,
+    Ident,
     ListOf,
     MapOf,
     OneOf,
@@ -40,6 +41,29 @@ EVENTS = (
     "dog_unconfined_or_attack",
     "lease_start",
     "registration_issued",
+    # procedure events (docs/procedure.md)
+    "hearing_request_filed",
+    "hearing_scheduled",
+    "decision_issued",
+    "recommendation",
+    "council_decision",
+    "release",
+    "disposal",
+    "destruction",
+    "sterilization",
+    "security_posted",
+    "review_requested",
+    "review_decided",
+    "owner_reported",
+    "owner_not_located",
+    "impoundment_ordered",
+    "impoundment_notice_sent",
+    "impoundment_hearing_request_received",
+    "impoundment_hearing_held",
+    "impoundment_hearing_closed",
+    "impoundment_decision_received",
+    "move",
+    "landlord_disclosure",
 )
 ACTS = (
     "declare",
@@ -66,6 +90,11 @@ ACTS = (
     "set_fees",
     "receive_report",
     "transfer_to_responsible_person",
+    # procedure acts with no authority provision of their own in the shipped packs (steps give roles + reading)
+    "receive_proof",
+    "receive_security",
+    "record_event",
+    "record_transfer",
 )
 SERVICE_METHODS = (
     "personal",
@@ -78,6 +107,44 @@ SERVICE_METHODS = (
     "posting_on_owner_property",
     "delivery_to_resident",
     "telephone_if_possible",
+)
+STAFF_ROLES = (
+    "animal_control_officer",
+    "police_officer",
+    "city_clerk",
+    "hearing_officer",
+    "council_clerk",
+    "auditor",
+    "administrator",
+)
+INPUT_KINDS = (
+    "date",
+    "datetime",
+    "text",
+    "bool",
+    "file",
+    "designation",
+    "service_method",
+    "outcome",
+    "proofs",
+    "seizure_ground",
+)
+REFUSAL_CODES = (
+    "not_empowered",
+    "not_impartial",
+    "not_yet",
+    "too_late",
+    "waiting",
+    "missing_step",
+    "already_taken",
+    "outcome",
+    "not_proven",
+    "no_ground",
+    "not_applicable",
+    "prohibited",
+    "case_closed",
+    "wrong_state",
+    "undetermined",
 )
 UNITS = ("calendar_days", "business_days", "hours", "weeks", "months", "years")
 COUNTINGS = ("mn_645_15", "includes_trigger_day", "no_roll", "business_days", "elapsed")
@@ -141,6 +208,134 @@ DATE_OR_SCALAR = _DateOrScalar()
 CONDITION = ConditionSpec()
 DESIGNATION_IDS = ListOf(ID, min_items=1, unique=True)
 IN_FORCE = Record(optional={"from": Optional(DATE), "until": Optional(DATE)})
+
+
+class StepConditionSpec(Spec):
+    """A `requires` condition of a procedure step (docs/procedure.md): one test, optional provision/why/code."""
+
+    name = "a step condition"
+    _tests = (
+        "done",
+        "not_done",
+        "within",
+        "from",
+        "after",
+        "any",
+        "all",
+        "not",
+        "outcome",
+        "not_outcome",
+        "proven",
+        "seizure_ground",
+        "ground_in",
+        "prohibited",
+        "last",
+        "confirmed",
+    )
+    _extra = ("provision", "why", "code")
+
+    def check(self, value: Any, where: Where) -> None:
+        if not isinstance(value, dict) or not value:
+            raise where.fail("a step condition is a mapping such as {done: STEP, provision: ID}")
+        line = getattr(value, "line", None)
+        tests = [k for k in value if k in self._tests]
+        unknown = [k for k in value if k not in self._tests and k not in self._extra]
+        if unknown:
+            raise where.at(str(unknown[0]), line).fail(
+                f"unknown condition key {unknown[0]!r}; a condition is one of {', '.join(self._tests)}"
+                f" (with optional {', '.join(self._extra)})"
+            )
+        if len(tests) != 1:
+            raise where.fail(f"a step condition needs exactly one of {', '.join(self._tests)}; has {tests}")
+        (test,) = tests
+        here = where.at(test, line)
+        arg = value[test]
+        if test in ("done", "not_done", "within", "from", "after", "prohibited", "confirmed"):
+            ID.check(arg, here)
+        elif test in ("any", "all"):
+            ListOf(self, min_items=1).check(arg, here)
+        elif test == "not":
+            self.check(arg, here)
+            if "why" not in value:
+                raise where.fail("a {not: ...} condition needs `why`: the plain-English reason when refused")
+        elif test in ("outcome", "not_outcome"):
+            Record(required={"step": ID, "in": ListOf(ID, min_items=1)}).check(arg, here)
+        elif test == "last":
+            Record(required={"of": ListOf(ID, min_items=1), "in": ListOf(ID, min_items=1)}).check(arg, here)
+        elif test == "proven":
+            OneOf("condition_of_registration").check(arg, here)
+        elif test == "seizure_ground":
+            if arg is not True:
+                raise here.fail("seizure_ground takes true")
+        elif test == "ground_in":
+            ListOf(ID, min_items=1).check(arg, here)
+        if "provision" in value:
+            PROVISION_REF.check(value["provision"], where.at("provision", line))
+        if "why" in value:
+            STR.check(value["why"], where.at("why", line))
+        if "code" in value:
+            OneOf(*REFUSAL_CODES).check(value["code"], where.at("code", line))
+
+
+class _BoolOrOutcomes(Spec):
+    name = "true, false or {outcomes: [...]}"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, bool):
+            return
+        Record(required={"outcomes": ListOf(ID, min_items=1)}).check(value, where)
+
+
+class _EventOrEvents(Spec):
+    name = "an event or a list of events"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, list):
+            ListOf(OneOf(*EVENTS), min_items=1, unique=True).check(value, where)
+        else:
+            OneOf(*EVENTS).check(value, where)
+
+
+STEP_CONDITION = StepConditionSpec()
+# a provision reference in a step: this pack's id, or pack:id for the layer underneath
+PROVISION_REF = Ident("abcdefghijklmnopqrstuvwxyz0123456789_.-:")
+STEP_INPUT = Record(
+    required={"id": ID, "kind": OneOf(*INPUT_KINDS), "label": STR},
+    optional={
+        "records": _EventOrEvents(),
+        "required": BOOL,
+        "choices": ListOf(ID, min_items=1, unique=True),
+        "help": STR,
+    },
+)
+STEP = Record(
+    required={"id": ID, "label": STR, "act": OneOf(*ACTS)},
+    optional={
+        "provisions": ListOf(PROVISION_REF, unique=True),
+        "for": DESIGNATION_IDS,
+        "phase": ID,
+        "repeatable": BOOL,
+        "opens_case": BOOL,
+        "documents": ListOf(ID, unique=True),
+        "roles": ListOf(ID, min_items=1, unique=True),
+        "reading": STR,
+        "administrative": BOOL,
+        "requires": ListOf(STEP_CONDITION),
+        "inputs": ListOf(STEP_INPUT),
+        "records": ListOf(OneOf(*EVENTS), unique=True),
+        "satisfies": ListOf(ID, unique=True),
+        "closes_case": _BoolOrOutcomes(),
+        "ends_designation": _BoolOrOutcomes(),
+        "notes": ListOf(Record(required={"text": STR}, optional={"provision": PROVISION_REF})),
+        "imposes": ListOf(
+            Record(
+                required={"requirement": ID},
+                optional={"until": ID, "provision": PROVISION_REF},
+            )
+        ),
+        "in_force": IN_FORCE,
+    },
+)
 PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
 
 EFFECTS: dict[str, Spec] = {
@@ -294,7 +489,13 @@ PACK = Record(
         "provisions": ListOf(PROVISION, min_items=1),
     },
     optional={
-        "roles": ListOf(Record(required={"id": ID, "label": STR}, optional={"description": STR})),
+        "roles": ListOf(
+            Record(
+                required={"id": ID, "label": STR},
+                optional={"description": STR, "staff": ListOf(OneOf(*STAFF_ROLES), unique=True)},
+            )
+        ),
+        "procedure": ListOf(STEP),
         "designations": ListOf(
             Record(
                 required={"id": ID, "label": STR, "defined_by": ID},
@@ -320,6 +521,22 @@ PACK = Record(
     },
 )
 
+
+class _AnyInput(Spec):
+    name = "a form value (date, text, true/false, number or a list)"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, list):
+            ListOf(SCALAR).check(value, where)
+        else:
+            DATE_OR_SCALAR.check(value, where)
+
+
+_ANY_INPUT = _AnyInput()
+_TAKEN = Record(
+    required={"step": ID, "at": DATE_OR_SCALAR, "by": ID},
+    optional={"inputs": MapOf(_ANY_INPUT)},
+)
 _EXPECT_STATUS = OneOf("eligible", "not_eligible", "barred", "undetermined")
 CASES = Record(
     required={"format": INT},
@@ -337,6 +554,49 @@ CASES = Record(
                     "barred_by": ListOf(STR),
                     "missing": ListOf(ID),
                     "notes": ListOf(ID),
+                },
+            )
+        ),
+        "procedure": ListOf(
+            Record(
+                required={"name": STR, "incident": DATE},
+                optional={
+                    "actors": MapOf(ListOf(OneOf(*STAFF_ROLES), min_items=1)),
+                    "settings": MapOf(Optional(SCALAR)),
+                    "taken": ListOf(_TAKEN),
+                    "check": Record(
+                        required={"step": ID, "by": ID, "at": DATE_OR_SCALAR},
+                        optional={"inputs": MapOf(_ANY_INPUT)},
+                    ),
+                    "obligations": Record(required={"at": DATE_OR_SCALAR}),
+                    "expect": Record(
+                        optional={
+                            "allowed": BOOL,
+                            "codes": ListOf(OneOf(*REFUSAL_CODES)),
+                            "cites": ListOf(STR),
+                            "layer": OneOf("city", "state", "city+state"),
+                            "obligations": MapOf(
+                                Record(
+                                    optional={
+                                        "status": OneOf(
+                                            "open",
+                                            "met",
+                                            "overdue",
+                                            "not_yet",
+                                            "available",
+                                            "withdrawn",
+                                            "undetermined",
+                                        ),
+                                        "due": Optional(DATE_OR_SCALAR),
+                                        "met_by": Optional(ID),
+                                        "late": BOOL,
+                                        "consequences": ListOf(STR),
+                                    }
+                                )
+                            ),
+                            "absent": ListOf(ID),
+                        }
+                    ),
                 },
             )
         ),

@@ -6,10 +6,18 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from dogcase.cases.models import CityAccess
+from dogcase.law import library
 from dogcase.staff.roles import ROLES
 
 # Only ever used while DEBUG is True; anywhere else DOGCASE_DEMO_PASSWORD must be given.
 DEVELOPMENT_DEMO_PASSWORD = "dogcase-demo-only"  # noqa: S105
+
+
+def demo_cities() -> list[str]:
+    """Every city pack (not the state layer): the demo users work for all of them."""
+    lib = library()
+    return sorted(j for j in lib.jurisdictions if lib.get(j).pack.kind == "city")
 
 
 class Command(BaseCommand):
@@ -35,6 +43,12 @@ class Command(BaseCommand):
                 user.set_password(password)
                 user.save()
                 user.groups.set([group])
+                for city in demo_cities():
+                    CityAccess.objects.get_or_create(user=user, jurisdiction=city)
+
+        from dogcase.cases.demo import load_demo
+
+        load_demo(self.stdout)
 
         width = max(len(role.label) for role in ROLES)
         self.stdout.write("Demo logins:")

@@ -1,0 +1,65 @@
+"""Who may see and do what. Every check here runs on the server, for every request and every act."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+
+from dogcase.law import Actor, library
+from dogcase.staff.roles import ROLES_BY_GROUP
+
+# Staff roles that may record people, dogs, premises and incidents (intake). The legal acts themselves are
+# governed by the law packs (authority provisions), not by this list.
+RECORD_KEEPERS = frozenset({"animal_control_officer", "police_officer", "city_clerk", "administrator"})
+# Staff roles that never write anything.
+READ_ONLY = frozenset({"auditor"})
+
+
+def staff_roles(user) -> frozenset[str]:
+    """The product roles (Django groups) of a user; cached on the user object for the request."""
+    if not user.is_authenticated:
+        return frozenset()
+    cached = getattr(user, "_dogcase_roles", None)
+    if cached is None:
+        names = user.groups.values_list("name", flat=True)
+        cached = frozenset(n for n in names if n in ROLES_BY_GROUP)
+        user._dogcase_roles = cached
+    return cached
+
+
+def cities_of(user) -> tuple[str, ...]:
+    """The jurisdiction ids a user works for, in a stable order."""
+    if not user.is_authenticated or not staff_roles(user):
+        return ()
+    cached = getattr(user, "_dogcase_cities", None)
+    if cached is None:
+        cached = tuple(sorted(user.city_access.values_list("jurisdiction", flat=True)))
+        user._dogcase_cities = cached
+    return cached
+
+
+def require_city(user, jurisdiction: str) -> None:
+    if jurisdiction not in cities_of(user):
+        raise PermissionDenied(f"You do not work for {jurisdiction}.")
+
+
+def require_record_keeper(user, jurisdiction: str) -> None:
+    require_city(user, jurisdiction)
+    if not staff_roles(user) & RECORD_KEEPERS:
+        raise PermissionDenied("Your role may not record people, dogs or incidents.")
+
+
+def law_actor(user, jurisdiction: str) -> Actor:
+    """The person as the law engine sees them: the pack roles their staff roles act as in that city."""
+    j = library().get(jurisdiction)
+    roles = frozenset() if staff_roles(user) & READ_ONLY == staff_roles(user) else staff_roles(user)
+    return Actor(id=str(user.pk), roles=j.pack_roles_for(roles))
+
+
+def staff_roles_for_pack_roles(jurisdiction: str, pack_roles) -> frozenset[str]:
+    j = library().get(jurisdiction)
+    out: set[str] = set()
+    for role_id in pack_roles:
+        role = j.roles.get(role_id)
+        if role is not None:
+            out.update(getattr(role, "staff", ()) or ())
+    return frozenset(out)

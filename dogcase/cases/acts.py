@@ -1,0 +1,1053 @@
+"""The legal acts and record changes of a case. Nothing else writes case records (DESIGN.md principle 5).
+
+Every function here:
+- checks the person's city and role on the server;
+- asks the law engine whether the step is allowed now, by this person, with these facts (the procedure in the
+  city's law pack), and refuses with the reason and the citation when it is not;
+- runs in one transaction, takes the audit chain's lock first, and writes its audit event in that transaction;
+- detects a stale form (optimistic locking on `Case.version`) and a double submission (`idempotency_key`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from dogcase.cases import files as file_store
+from dogcase.cases.access import (
+    RECORD_KEEPERS,
+    law_actor,
+    require_city,
+    require_record_keeper,
+    staff_roles,
+    staff_roles_for_pack_roles,
+)
+from dogcase.cases.audit import GENESIS, append_event, jsonable
+from dogcase.cases.models import (
+    Case,
+    ChainHead,
+    Dog,
+    Event,
+    Evidence,
+    Incident,
+    Obligation,
+    Ownership,
+    Person,
+    Premises,
+    StoredFile,
+    Task,
+    Victim,
+    Witness,
+)
+from dogcase.law import CaseState, InputError, TakenStep, library
+
+# ------------------------------------------------------------------------------------------------ errors
+
+
+class ActError(Exception):
+    """A legal act or record change that could not be done; nothing was written."""
+
+
+class Refused(ActError):
+    """The law does not allow the step now, for this person, with these facts."""
+
+    def __init__(self, label: str, refusals: list[dict[str, Any]]) -> None:
+        self.label = label
+        self.refusals = refusals
+        reasons = "; ".join(
+            f"{r['reason']} ({r['citation']})" if r.get("citation") else r["reason"] for r in refusals
+        )
+        super().__init__(f"{label}: refused — {reasons}")
+
+
+class StaleCase(ActError):
+    """Someone else acted on the case since the form was opened."""
+
+    def __init__(self, case: Case, expected: int) -> None:
+        self.case = case
+        self.expected = expected
+        super().__init__(
+            f"Case {case.number} changed since you opened it (now at version {case.version}, your form was "
+            f"for version {expected}). Nothing was saved; review the case as it is now and try again."
+        )
+
+
+class InvalidInput(ActError):
+    def __init__(self, field: str, rule: str) -> None:
+        self.field = field
+        self.rule = rule
+        super().__init__(f"{field}: {rule}")
+
+
+def now() -> dt.datetime:
+    return timezone.now()
+
+
+def _lock() -> None:
+    """Serialize writers on the audit chain's head: one act at a time, consecutive event numbers."""
+    ChainHead.objects.get_or_create(pk=1, defaults={"seq": 0, "hash": GENESIS})
+    ChainHead.objects.select_for_update().get(pk=1)
+
+
+def _replayed(key: str | None, *, act: str, case: Case | None = None) -> Event | None:
+    """The event already written for this submission, if the same form was submitted twice."""
+    if not key:
+        return None
+    event = Event.objects.filter(idempotency_key=key).first()
+    if event is None:
+        return None
+    if event.act != act or (case is not None and event.case_id != case.pk):
+        raise InvalidInput(
+            "idempotency_key", "this form token was already used for another act; reload the page"
+        )
+    return event
+
+
+def _roles_text(user) -> str:
+    return ",".join(sorted(staff_roles(user)))
+
+
+def jurisdiction_of(record) -> Any:
+    return library().get(record.jurisdiction)
+
+
+# ------------------------------------------------------------------------------------------- case state
+
+
+def _parse_value(value: Any) -> dt.date | dt.datetime | Any:
+    if isinstance(value, str):
+        try:
+            if "T" in value:
+                return dt.datetime.fromisoformat(value)
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return value
+    return value
+
+
+def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
+    """The case as the law engine reads it: the steps taken, with corrections applied to their dates."""
+    if events is None:
+        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
+    corrections: dict[int, dict[str, Any]] = {}
+    for e in events:
+        if e.kind == Event.Kind.CORRECTION and e.corrects_id:
+            corrections.setdefault(e.corrects_id, {})[e.data["event"]] = e.data["new"]
+    taken = []
+    for e in events:
+        if e.kind != Event.Kind.STEP:
+            continue
+        recorded = dict(e.data.get("events", {}))
+        recorded.update(corrections.get(e.pk, {}))
+        taken.append(
+            TakenStep(
+                step=e.act,
+                at=e.at,
+                actor=str(e.actor_id),
+                outcome=e.data.get("outcome"),
+                events={k: _parse_value(v) for k, v in recorded.items()},
+                inputs=e.data.get("inputs", {}),
+            )
+        )
+    return CaseState(
+        designation=case.designation or None,
+        incident_date=timezone.localtime(case.incident.occurred_at).date(),
+        taken=tuple(taken),
+    )
+
+
+# ------------------------------------------------------------------------------------------- obligations
+
+
+def _satisfier_roles(j, on: dt.date) -> dict[str, str]:
+    """deadline id -> ",role,role," of the staff roles that can take a step meeting it."""
+    out: dict[str, set[str]] = {}
+    for step in j.procedure(on):
+        staff = staff_roles_for_pack_roles(j.id, step.roles)
+        for deadline_id in step.satisfies:
+            out.setdefault(deadline_id, set()).update(staff)
+    return {k: "," + ",".join(sorted(v)) + "," for k, v in out.items()}
+
+
+def recompute_obligations(case: Case, *, at: dt.datetime, state: CaseState | None = None) -> list[dict]:
+    """Bring the case's obligation rows in line with the law engine; return what changed (for the audit)."""
+    j = jurisdiction_of(case)
+    state = state or case_state(case)
+    computed = j.obligations(state, at)
+    roles_by_deadline = _satisfier_roles(j, timezone.localtime(at).date())
+    existing = {o.deadline_id: o for o in case.obligations.all()}
+    changes: list[dict] = []
+    seen = set()
+    for ob in computed:
+        key = ob.deadline_id or f"requirement:{ob.requirement}"
+        seen.add(key)
+        due_date, due_at = _due_parts(ob.due)
+        detail = jsonable(
+            {
+                "citations": list(ob.citations),
+                "consequences": list(ob.consequences),
+                "rule": ob.rule,
+                "notes": list(ob.notes),
+                "reason": getattr(ob, "reason", "") or "",
+            }
+        )
+        who_roles = roles_by_deadline.get(key, "")
+        row = existing.get(key)
+        fields = {
+            "who": ob.who,
+            "kind": ob.kind,
+            "what": ob.what[:500],
+            "status": ob.status,
+            "due_date": due_date,
+            "due_at": due_at,
+            "late": bool(getattr(ob, "late", False)),
+            "met_by": ob.met_by or "",
+            "staff_roles": who_roles if ob.who == "city" else "",
+            "detail": detail,
+        }
+        if row is None:
+            Obligation.objects.create(
+                case=case, jurisdiction=case.jurisdiction, deadline_id=key, updated_at=at, **fields
+            )
+            changes.append({"deadline": key, "old_due": None, "new_due": _iso(ob.due), "status": ob.status})
+            continue
+        old_due = row.due_at or row.due_date
+        if any(getattr(row, k) != v for k, v in fields.items()):
+            if old_due != (due_at or due_date) or row.status != ob.status:
+                changes.append(
+                    {
+                        "deadline": key,
+                        "old_due": _iso(old_due),
+                        "new_due": _iso(ob.due),
+                        "old_status": row.status,
+                        "status": ob.status,
+                    }
+                )
+            for k, v in fields.items():
+                setattr(row, k, v)
+            row.updated_at = at
+            row.save()
+    for deadline_id, row in existing.items():
+        if deadline_id not in seen and row.status != "withdrawn":
+            changes.append({"deadline": deadline_id, "old_status": row.status, "status": "withdrawn"})
+            row.status = "withdrawn"
+            row.updated_at = at
+            row.save(update_fields=["status", "updated_at"])
+    return changes
+
+
+def _due_parts(due) -> tuple[dt.date | None, dt.datetime | None]:
+    if due is None:
+        return None, None
+    if isinstance(due, dt.datetime):
+        return timezone.localtime(due).date(), due
+    return due, None
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+# --------------------------------------------------------------------------------------------- the acts
+
+
+@dataclass(frozen=True)
+class StepResult:
+    event: Event
+    case: Case
+    replayed: bool = False
+
+
+def take_step(
+    case: Case,
+    step_id: str,
+    *,
+    actor,
+    inputs: Mapping[str, Any],
+    expected_version: int,
+    uploads: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> StepResult:
+    """Take one step of the case's procedure (declare, serve the notice, record a hearing request, decide,
+    register, seize, ...): the law pack says who may take it, when and with what; this function asks the law
+    engine, records the events the step starts, recomputes the obligations and writes the audit event, all in
+    one transaction. Raises Refused (with reasons and citations), InvalidInput, StaleCase or PermissionDenied.
+    """
+    at = at or now()
+    require_city(actor, case.jurisdiction)
+    if staff_roles(actor) <= {"auditor"}:
+        raise Refused(
+            "This act", [{"reason": "The auditor role is read-only.", "citation": "", "code": "read_only"}]
+        )
+    with transaction.atomic():
+        _lock()
+        replay = _replayed(idempotency_key, act=step_id, case=case)
+        if replay is not None:
+            return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise StaleCase(locked, expected_version)
+        j = jurisdiction_of(locked)
+        if locked.status == Case.Status.CLOSED:
+            raise Refused(
+                "This step",
+                [
+                    {
+                        "reason": f"Case {locked.number} is closed; no further step can be taken.",
+                        "citation": "",
+                        "code": "closed",
+                    }
+                ],
+            )
+        state = case_state(locked)
+        try:
+            cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
+        except InputError as exc:
+            # the form's field name, as the view shows it beside the input
+            raise InvalidInput(exc.field.removeprefix("inputs."), exc.rule) from None
+        verdict = j.check_step(step_id, state, law_actor(actor, locked.jurisdiction), at, cleaned)
+        step = verdict.step
+        if not verdict.allowed:
+            raise Refused(
+                step.label,
+                [
+                    {"reason": r.reason, "citation": (r.provision or {}).get("citation", ""), "code": r.code}
+                    for r in verdict.refusals
+                ],
+            )
+        stored = {}
+        for inp in step.inputs:
+            if inp.kind == "file":
+                upload = (uploads or {}).get(inp.id)
+                if upload is None:
+                    if inp.required:
+                        raise InvalidInput(inp.id, "a file is required")
+                    continue
+                stored[inp.id] = _store(upload, inp.id, locked.jurisdiction, actor, at)
+        recorded = j.events_of(step_id, at, cleaned)
+        outcome = cleaned.get("outcome")
+        if step.opens_case and cleaned.get("designation"):
+            locked.designation = cleaned["designation"]
+            locked.designation_in_effect = True
+        if step.ends_on(outcome):
+            locked.designation_in_effect = False
+        if step.closes_on(outcome):
+            locked.status = Case.Status.CLOSED
+        data = {
+            "step": step_id,
+            "act": step.act,
+            "label": step.label,
+            "inputs": {k: v for k, v in cleaned.items() if k not in stored},
+            "files": {
+                k: {"id": f.pk, "sha256": f.sha256, "name": f.original_name} for k, f in stored.items()
+            },
+            "events": recorded,
+            "outcome": outcome,
+            "designation": locked.designation,
+            "law_date": timezone.localtime(at).date(),
+        }
+        event = append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=actor,
+            actor_roles=_roles_text(actor),
+            kind=Event.Kind.STEP,
+            act=step_id,
+            summary=_step_summary(step, cleaned, outcome),
+            citation="; ".join(p["citation"] for p in step.provisions),
+            layer=step.layer,
+            data=data,
+            idempotency_key=idempotency_key,
+        )
+        locked.version += 1
+        locked.stage = step.label
+        locked.updated_at = at
+        locked.save()
+        _apply_dog_status(locked, recorded)
+        recompute_obligations(locked, at=at)
+    return StepResult(event, locked)
+
+
+# Which recorded events change the dog's status, first match wins (a move also records a transfer).
+_DOG_STATUS_BY_EVENT = (
+    ("death", Dog.Status.DEAD),
+    ("destruction", Dog.Status.DEAD),
+    ("move", Dog.Status.MOVED),
+    ("transfer", Dog.Status.TRANSFERRED),
+)
+
+
+def _apply_dog_status(case: Case, recorded: Mapping[str, Any]) -> None:
+    for event_name, status in _DOG_STATUS_BY_EVENT:
+        if event_name in recorded:
+            Dog.objects.filter(pk=case.dog_id).update(status=status)
+            return
+
+
+def _step_summary(step, cleaned: Mapping[str, Any], outcome) -> str:
+    parts = [step.label]
+    if cleaned.get("designation"):
+        parts.append(f"designation: {cleaned['designation'].replace('_', ' ')}")
+    if outcome:
+        parts.append(f"outcome: {outcome.replace('_', ' ')}")
+    for key in ("method", "ground"):
+        if cleaned.get(key):
+            parts.append(f"{key}: {str(cleaned[key]).replace('_', ' ')}")
+    return " — ".join(parts)
+
+
+def correct_event_date(
+    case: Case,
+    *,
+    event: Event,
+    name: str,
+    value: dt.date | dt.datetime,
+    reason: str,
+    actor,
+    expected_version: int,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> StepResult:
+    """Correct a date a step recorded (a service date entered wrong): a new correction event with the actor
+    and the reason; the dependent deadlines are recomputed and the changes listed in the same event."""
+    at = at or now()
+    require_city(actor, case.jurisdiction)
+    reason = (reason or "").strip()
+    if len(reason) < 10:
+        raise InvalidInput("reason", "say why the date was wrong (at least 10 characters)")
+    with transaction.atomic():
+        _lock()
+        replay = _replayed(idempotency_key, act="correct_date", case=case)
+        if replay is not None:
+            return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise StaleCase(locked, expected_version)
+        if event.case_id != locked.pk or event.kind != Event.Kind.STEP:
+            raise InvalidInput("event", "only a legal act of this case can be corrected")
+        j = jurisdiction_of(locked)
+        step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
+        allowed = "administrator" in staff_roles(actor) or (
+            step is not None and staff_roles(actor) & staff_roles_for_pack_roles(j.id, step.roles)
+        )
+        if not allowed:
+            raise Refused(
+                "Correct a date",
+                [
+                    {
+                        "reason": "Only someone who may take this step, or an administrator, may correct it.",
+                        "citation": "",
+                        "code": "not_empowered",
+                    }
+                ],
+            )
+        state = case_state(locked)
+        current = next(
+            (t.events.get(name) for t in state.taken if t.step == event.act and t.at == event.at), None
+        )
+        if current is None:
+            raise InvalidInput("name", f"the act did not record {name!r}")
+        if isinstance(current, dt.datetime) != isinstance(value, dt.datetime):
+            raise InvalidInput(
+                "value", "give a " + ("date and time" if isinstance(current, dt.datetime) else "date")
+            )
+        if (value.date() if isinstance(value, dt.datetime) else value) > timezone.localtime(at).date():
+            raise InvalidInput("value", "the date cannot be in the future")
+        if value == current:
+            raise InvalidInput("value", "that is already the recorded date")
+        before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+        correction = append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=actor,
+            actor_roles=_roles_text(actor),
+            kind=Event.Kind.CORRECTION,
+            act="correct_date",
+            summary=f"Corrected {name.replace('_', ' ')} of “{event.summary[:120]}” from {current} to {value}: {reason}",
+            citation=event.citation,
+            layer=event.layer,
+            data={"event": name, "old": current, "new": value, "reason": reason, "corrects_seq": event.seq},
+            corrects=event,
+            idempotency_key=idempotency_key,
+        )
+        locked.version += 1
+        locked.updated_at = at
+        locked.save()
+        recompute_obligations(locked, at=at)
+        after = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+        changed = [
+            {"deadline": k, "old_due": _iso(before.get(k)), "new_due": _iso(v)}
+            for k, v in after.items()
+            if before.get(k) != v
+        ]
+        append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=actor,
+            actor_roles=_roles_text(actor),
+            kind=Event.Kind.SYSTEM,
+            act="recompute_deadlines",
+            summary=f"Deadlines recomputed after the correction of event #{event.seq}: {len(changed)} changed",
+            citation=event.citation,
+            data={"correction_seq": correction.seq, "changed": changed},
+        )
+    return StepResult(correction, locked)
+
+
+# ------------------------------------------------------------------------------------------ the records
+
+
+def _store(upload, field: str, jurisdiction: str, actor, at: dt.datetime) -> StoredFile:
+    try:
+        data, content_type, ext = file_store.read_upload(upload, field)
+    except file_store.UploadRejected as exc:
+        raise InvalidInput(exc.field, exc.rule) from None
+    digest, relative = file_store.write_blob(data, ext)
+    return StoredFile.objects.create(
+        jurisdiction=jurisdiction,
+        sha256=digest,
+        original_name=(getattr(upload, "name", "") or f"upload{ext}")[:255],
+        content_type=content_type,
+        size=len(data),
+        path=relative,
+        uploaded_by=actor,
+        uploaded_at=at,
+    )
+
+
+def _record_event(*, actor, jurisdiction: str, act: str, summary: str, data: dict, at, case=None, key=None):
+    return append_event(
+        at=at,
+        jurisdiction=jurisdiction,
+        case=case,
+        actor=actor,
+        actor_roles=_roles_text(actor),
+        kind=Event.Kind.RECORD,
+        act=act,
+        summary=summary,
+        data=data,
+        idempotency_key=key,
+    )
+
+
+PERSON_FIELDS = ("full_name", "phone", "email", "street", "city_name", "state", "postal_code")
+
+
+def record_person(
+    *, jurisdiction: str, actor, idempotency_key: str | None = None, at: dt.datetime | None = None, **fields
+) -> Person:
+    """Record an owner, victim, witness or landlord."""
+    require_record_keeper(actor, jurisdiction)
+    unknown = set(fields) - set(PERSON_FIELDS)
+    if unknown:
+        raise InvalidInput(sorted(unknown)[0], "unknown field")
+    if not (fields.get("full_name") or "").strip():
+        raise InvalidInput("full_name", "a name is required")
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        replay = _replayed(idempotency_key, act="record_person")
+        if replay is not None:
+            return Person.objects.get(pk=replay.data["id"])
+        person = Person.objects.create(jurisdiction=jurisdiction, created_at=at, **fields)
+        _record_event(
+            actor=actor,
+            jurisdiction=jurisdiction,
+            act="record_person",
+            summary=f"Recorded person {person.full_name}",
+            data={"id": person.pk, **fields},
+            at=at,
+            key=idempotency_key,
+        )
+    return person
+
+
+def record_premises(
+    *,
+    jurisdiction: str,
+    actor,
+    street: str,
+    city_name: str,
+    unit: str = "",
+    postal_code: str = "",
+    tenure: str = Premises.Tenure.UNKNOWN,
+    landlord: Person | None = None,
+    at: dt.datetime | None = None,
+) -> Premises:
+    """Record where a dog is kept, and its landlord when the premises are rented (§ 90.15 (N))."""
+    require_record_keeper(actor, jurisdiction)
+    if not street.strip():
+        raise InvalidInput("street", "a street address is required")
+    if tenure not in Premises.Tenure.values:
+        raise InvalidInput("tenure", f"must be one of {', '.join(Premises.Tenure.values)}")
+    if landlord is not None and landlord.jurisdiction != jurisdiction:
+        raise InvalidInput("landlord", "the landlord must be recorded in the same city")
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        premises = Premises.objects.create(
+            jurisdiction=jurisdiction,
+            street=street,
+            unit=unit,
+            city_name=city_name,
+            postal_code=postal_code,
+            tenure=tenure,
+            landlord=landlord,
+            created_at=at,
+        )
+        _record_event(
+            actor=actor,
+            jurisdiction=jurisdiction,
+            act="record_premises",
+            summary=f"Recorded premises {premises}",
+            data={
+                "id": premises.pk,
+                "street": street,
+                "unit": unit,
+                "tenure": tenure,
+                "landlord": landlord and landlord.pk,
+            },
+            at=at,
+        )
+    return premises
+
+
+DOG_FIELDS = (
+    "name",
+    "breed",
+    "colour",
+    "sex",
+    "sterilized",
+    "birth_year",
+    "microchip_manufacturer",
+    "microchip_number",
+    "licence_number",
+)
+
+
+def record_dog(
+    *,
+    jurisdiction: str,
+    actor,
+    owners: list[Person],
+    premises: Premises | None = None,
+    photo=None,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+    **fields,
+) -> Dog:
+    """Record a dog, its owners (one or several) and where it is kept."""
+    require_record_keeper(actor, jurisdiction)
+    unknown = set(fields) - set(DOG_FIELDS)
+    if unknown:
+        raise InvalidInput(sorted(unknown)[0], "unknown field")
+    if not (fields.get("name") or "").strip():
+        raise InvalidInput("name", "the dog's name is required (write “unknown” if nobody knows it)")
+    if fields.get("sex", "unknown") not in Dog.Sex.values:
+        raise InvalidInput("sex", f"must be one of {', '.join(Dog.Sex.values)}")
+    year = fields.get("birth_year")
+    if year is not None and not (1990 <= int(year) <= now().year):
+        raise InvalidInput("birth_year", f"must be a year between 1990 and {now().year}")
+    for person in owners:
+        if person.jurisdiction != jurisdiction:
+            raise InvalidInput("owners", f"{person} is recorded in another city")
+    if premises is not None and premises.jurisdiction != jurisdiction:
+        raise InvalidInput("premises", "the premises are recorded in another city")
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        replay = _replayed(idempotency_key, act="record_dog")
+        if replay is not None:
+            return Dog.objects.get(pk=replay.data["id"])
+        stored = _store(photo, "photo", jurisdiction, actor, at) if photo is not None else None
+        if stored is not None and not stored.content_type.startswith("image/"):
+            raise InvalidInput("photo", "the photo must be a JPEG, PNG, GIF or WebP image")
+        dog = Dog.objects.create(
+            jurisdiction=jurisdiction, premises=premises, photo=stored, created_at=at, **fields
+        )
+        for person in owners:
+            Ownership.objects.create(dog=dog, person=person, since=timezone.localtime(at).date())
+        _record_event(
+            actor=actor,
+            jurisdiction=jurisdiction,
+            act="record_dog",
+            summary=f"Recorded dog {dog.description}",
+            data={
+                "id": dog.pk,
+                **fields,
+                "owners": [p.pk for p in owners],
+                "premises": premises and premises.pk,
+            },
+            at=at,
+            key=idempotency_key,
+        )
+    return dog
+
+
+def record_incident(
+    *,
+    jurisdiction: str,
+    actor,
+    occurred_at: dt.datetime,
+    place: str,
+    place_type: str,
+    kind: str,
+    dogs: list[Dog],
+    facts: Mapping[str, Any],
+    narrative: str = "",
+    victims: list[Mapping[str, Any]] = (),
+    witnesses: list[Mapping[str, Any]] = (),
+    evidence: list[tuple[Any, str]] = (),
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> Incident:
+    """Record what happened: when, where, which dogs, victims and their injuries, witnesses, the narrative,
+    evidence files, and the law facts the classifier reads (validated against the fact vocabulary)."""
+    require_record_keeper(actor, jurisdiction)
+    j = library().get(jurisdiction)
+    if timezone.is_naive(occurred_at):
+        raise InvalidInput("occurred_at", "give the date and time with its time zone")
+    at = at or now()
+    if occurred_at > at:
+        raise InvalidInput("occurred_at", "the incident cannot be in the future")
+    if not place.strip():
+        raise InvalidInput("place", "say where it happened")
+    if place_type not in Incident.PlaceType.values:
+        raise InvalidInput("place_type", f"must be one of {', '.join(Incident.PlaceType.values)}")
+    if kind not in Incident.Kind.values:
+        raise InvalidInput("kind", f"must be one of {', '.join(Incident.Kind.values)}")
+    if not dogs:
+        raise InvalidInput("dogs", "name at least one dog")
+    for dog in dogs:
+        if dog.jurisdiction != jurisdiction:
+            raise InvalidInput("dogs", f"{dog} is recorded in another city")
+    try:
+        parsed = j.facts.parse(dict(facts))
+    except InputError as exc:
+        raise InvalidInput(exc.field, exc.rule) from None
+    for index, victim in enumerate(victims):
+        if victim.get("kind") not in Victim.Kind.values:
+            raise InvalidInput(f"victims[{index}].kind", f"must be one of {', '.join(Victim.Kind.values)}")
+        if victim.get("injury") not in Victim.Injury.values:
+            raise InvalidInput(
+                f"victims[{index}].injury", f"must be one of {', '.join(Victim.Injury.values)}"
+            )
+        if not (victim.get("name") or "").strip():
+            raise InvalidInput(f"victims[{index}].name", "name the person, or describe the animal")
+    for index, witness in enumerate(witnesses):
+        if not (witness.get("name") or "").strip():
+            raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
+    with transaction.atomic():
+        _lock()
+        replay = _replayed(idempotency_key, act="record_incident")
+        if replay is not None:
+            return Incident.objects.get(pk=replay.data["id"])
+        year = timezone.localtime(at).year
+        count = Incident.objects.filter(
+            jurisdiction=jurisdiction, number__startswith=f"{_prefix(j)}-I{year}-"
+        ).count()
+        incident = Incident.objects.create(
+            jurisdiction=jurisdiction,
+            number=f"{_prefix(j)}-I{year}-{count + 1:04d}",
+            occurred_at=occurred_at,
+            place=place,
+            place_type=place_type,
+            kind=kind,
+            narrative=narrative,
+            facts=jsonable(parsed),
+            reported_by=actor,
+            created_at=at,
+        )
+        incident.dogs.set(dogs)
+        for victim in victims:
+            Victim.objects.create(
+                incident=incident,
+                kind=victim["kind"],
+                name=victim["name"],
+                injury=victim["injury"],
+                conduct=victim.get("conduct", ""),
+            )
+        for witness in witnesses:
+            Witness.objects.create(
+                incident=incident,
+                name=witness["name"],
+                contact=witness.get("contact", ""),
+                statement=witness.get("statement", ""),
+            )
+        stored = []
+        for index, (upload, description) in enumerate(evidence):
+            f = _store(upload, f"evidence[{index}]", jurisdiction, actor, at)
+            Evidence.objects.create(incident=incident, file=f, description=description[:200])
+            stored.append(
+                {"id": f.pk, "sha256": f.sha256, "name": f.original_name, "description": description}
+            )
+        _record_event(
+            actor=actor,
+            jurisdiction=jurisdiction,
+            act="record_incident",
+            summary=f"Recorded incident {incident.number}: {incident.get_kind_display().lower()} at {place}",
+            data={
+                "id": incident.pk,
+                "number": incident.number,
+                "occurred_at": occurred_at,
+                "place": place,
+                "place_type": place_type,
+                "kind": kind,
+                "dogs": [d.pk for d in dogs],
+                "facts": parsed,
+                "victims": list(victims),
+                "witnesses": [dict(w) for w in witnesses],
+                "evidence": stored,
+            },
+            at=at,
+            key=idempotency_key,
+        )
+    return incident
+
+
+def _prefix(j) -> str:
+    words = [w for w in j.id.split("-") if w != "mn"]
+    return "".join(w[0] for w in words).upper() or "X"
+
+
+def open_case(
+    *, incident: Incident, dog: Dog, actor, idempotency_key: str | None = None, at: dt.datetime | None = None
+) -> Case:
+    """Open a case for one dog of an incident. The event keeps the classification the facts supported under
+    the law in force on the incident date, so the case shows what the officer saw when deciding."""
+    require_city(actor, incident.jurisdiction)
+    if not staff_roles(actor) & RECORD_KEEPERS:
+        raise Refused(
+            "Open a case",
+            [{"reason": "Your role may not open cases.", "citation": "", "code": "not_empowered"}],
+        )
+    if not incident.dogs.filter(pk=dog.pk).exists():
+        raise InvalidInput("dog", "the dog is not named in this incident")
+    j = library().get(incident.jurisdiction)
+    incident_date = timezone.localtime(incident.occurred_at).date()
+    classification = j.classify(incident.facts, incident_date).as_dict()
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        replay = _replayed(idempotency_key, act="open_case")
+        if replay is not None:
+            return Case.objects.get(pk=replay.data["id"])
+        if Case.objects.filter(incident=incident, dog=dog, status=Case.Status.OPEN).exists():
+            raise InvalidInput("dog", f"{dog} already has an open case for this incident")
+        year = timezone.localtime(at).year
+        count = Case.objects.filter(
+            jurisdiction=incident.jurisdiction, number__startswith=f"{_prefix(j)}-{year}-"
+        ).count()
+        case = Case.objects.create(
+            jurisdiction=incident.jurisdiction,
+            number=f"{_prefix(j)}-{year}-{count + 1:04d}",
+            dog=dog,
+            incident=incident,
+            opened_at=at,
+            opened_by=actor,
+            updated_at=at,
+            stage="Case opened",
+        )
+        summary_bits = [
+            f"{d['label']}: {d['status'].replace('_', ' ')}" for d in classification.get("designations", [])
+        ]
+        _record_event(
+            actor=actor,
+            jurisdiction=incident.jurisdiction,
+            act="open_case",
+            summary=f"Opened case {case.number} for {dog.name} (incident {incident.number})"
+            + (f" — {'; '.join(summary_bits)}" if summary_bits else ""),
+            data={
+                "id": case.pk,
+                "number": case.number,
+                "incident": incident.pk,
+                "dog": dog.pk,
+                "classification": classification,
+            },
+            at=at,
+            case=case,
+            key=idempotency_key,
+        )
+        recompute_obligations(case, at=at)
+    return case
+
+
+# ------------------------------------------------------------------------------------------------ sweep
+
+
+@dataclass
+class SweepReport:
+    cases: int = 0
+    overdue: int = 0
+    tasks_raised: int = 0
+    changes: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "cases": self.cases,
+            "overdue": self.overdue,
+            "tasks_raised": self.tasks_raised,
+            "changes": self.changes,
+        }
+
+
+def sweep(*, at: dt.datetime | None = None, jurisdiction: str | None = None) -> SweepReport:
+    """Recompute the clocks of every open case, mark what is overdue, and raise a staff task for each overdue
+    obligation and for what the law attaches to it (e.g. "seizure authorized under (J)(1)(a)"). Safe to run
+    as often as wanted: a task is raised once."""
+    at = at or now()
+    report = SweepReport()
+    cases = Case.objects.filter(status=Case.Status.OPEN).select_related("incident").order_by("pk")
+    if jurisdiction:
+        cases = cases.filter(jurisdiction=jurisdiction)
+    for case in cases.iterator(chunk_size=200):
+        report.cases += 1
+        with transaction.atomic():
+            _lock()
+            case = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+            changes = recompute_obligations(case, at=at)
+            report.changes += len(changes)
+            for ob in case.obligations.filter(status="overdue"):
+                report.overdue += 1
+                report.tasks_raised += _raise_tasks(case, ob, at)
+    return report
+
+
+def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:
+    due = ob.due_at or ob.due_date
+    citation = "; ".join(c.get("citation", "") for c in ob.citations)
+    who = "The owner" if ob.who == "owner" else "The city"
+    items = [
+        (
+            f"{case.pk}:{ob.deadline_id}:{_iso(due)}",
+            f"Overdue since {_iso(due)}: {who.lower()} had to {ob.what}",
+            citation,
+        )
+    ]
+    for c in ob.consequences:
+        cite = (c.get("provision") or {}).get("citation", "")
+        items.append(
+            (f"{case.pk}:{ob.deadline_id}:{_iso(due)}:{c.get('id') or cite}", c.get("what", ""), cite)
+        )
+    raised = 0
+    for key, text, cite in items:
+        if Task.objects.filter(key=key).exists():
+            continue
+        Task.objects.create(
+            case=case,
+            jurisdiction=case.jurisdiction,
+            obligation=ob,
+            key=key,
+            text=text[:500],
+            citation=cite[:500],
+            staff_roles=ob.staff_roles or _consequence_roles(case),
+            created_at=at,
+        )
+        append_event(
+            at=at,
+            jurisdiction=case.jurisdiction,
+            case=case,
+            kind=Event.Kind.SYSTEM,
+            act="raise_task",
+            summary=f"Task raised: {text}"[:500],
+            citation=cite,
+            data={"task": key, "obligation": ob.deadline_id, "due": _iso(due)},
+        )
+        raised += 1
+    return raised
+
+
+def _consequence_roles(case: Case) -> str:
+    return ",animal_control_officer,police_officer,"
+
+
+def complete_task(task: Task, *, actor, at: dt.datetime | None = None) -> Task:
+    at = at or now()
+    require_city(actor, task.jurisdiction)
+    if staff_roles(actor) <= {"auditor"}:
+        raise Refused(
+            "Complete a task",
+            [{"reason": "The auditor role is read-only.", "citation": "", "code": "read_only"}],
+        )
+    with transaction.atomic():
+        _lock()
+        task = Task.objects.select_for_update().get(pk=task.pk)
+        if task.done_at is not None:
+            return task
+        task.done_at = at
+        task.done_by = actor
+        task.save(update_fields=["done_at", "done_by"])
+        append_event(
+            at=at,
+            jurisdiction=task.jurisdiction,
+            case=task.case,
+            actor=actor,
+            actor_roles=_roles_text(actor),
+            kind=Event.Kind.RECORD,
+            act="complete_task",
+            summary=f"Task done: {task.text}"[:500],
+            citation=task.citation,
+            data={"task": task.key},
+        )
+    return task
+
+
+# ------------------------------------------------------------------------------------ named legal acts
+# The steps are data (each city's pack names its own); these name the common ones for code and tests. Each
+# passes its keyword arguments as the step's inputs; `step=` picks the city's step where its id differs
+# (Tracy's opening step is "classify").
+
+
+def _named(default_step: str, doc: str):
+    def act(
+        case: Case,
+        *,
+        actor,
+        expected_version: int,
+        step: str = default_step,
+        uploads=None,
+        idempotency_key: str | None = None,
+        at: dt.datetime | None = None,
+        **inputs,
+    ) -> StepResult:
+        return take_step(
+            case,
+            step,
+            actor=actor,
+            inputs=inputs,
+            expected_version=expected_version,
+            uploads=uploads,
+            idempotency_key=idempotency_key,
+            at=at,
+        )
+
+    act.__name__ = act.__qualname__ = f"{default_step}_act"
+    act.__doc__ = doc
+    return act
+
+
+declare_dog = _named(
+    "declare", "Declare the dog (potentially) dangerous — or, with step='classify', vicious."
+)
+serve_notice = _named("serve_notice", "Record the service of the notice of declaration: date, method, proof.")
+file_hearing_request = _named("receive_hearing_request", "Record the owner's hearing request, if in time.")
+schedule_hearing = _named("schedule_hearing", "Schedule the hearing before an impartial hearing officer.")
+hold_hearing = _named("hold_hearing", "Record that the hearing was held.")
+record_decision = _named("decide_appeal", "Record the hearing officer's decision and its delivery.")
+issue_certificate = _named("issue_certificate", "Register the dog: only when every condition is proven.")
+seize_dog = _named("seize", "Seize the dog on a ground the law gives.")
+release_dog = _named("release", "Release a seized dog to its owner (reclaim).")
+dispose_of_dog = _named("dispose", "Dispose of a seized dog not reclaimed in time.")
+destroy_dog = _named("destroy", "Destroy the dog: only after the owner's hearing opportunity.")
+review_designation = _named("review_designation", "Review the designation at the owner's request.")
+record_transfer = _named("record_transfer", "Record the transfer of the dog to a new owner.")
+record_death = _named("record_death", "Record the death of the dog.")

@@ -1,0 +1,406 @@
+"""Case records: people, premises, dogs, incidents, cases, and the append-only event log.
+
+Nothing here writes itself: records are created and changed only by the functions of `dogcase.cases.acts`,
+each of which writes its audit `Event` in the same transaction (DESIGN.md principle 5). Legal records are
+never deleted or overwritten: `Event` refuses update and delete; a correction is a new event.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+
+class CityAccess(models.Model):
+    """Which cities (jurisdiction ids) a staff user works for. Every record belongs to one city, and a user
+    sees and acts on the records of their cities only."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="city_access")
+    jurisdiction = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "jurisdiction"], name="unique_city_access")]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.jurisdiction}"
+
+    def clean(self) -> None:
+        from dogcase.law import library
+
+        cities = sorted(j for j, jur in library().jurisdictions.items() if jur.pack.kind == "city")
+        if self.jurisdiction not in cities:
+            raise ValidationError({"jurisdiction": f"Unknown city; known: {', '.join(cities)}"})
+
+
+class Person(models.Model):
+    """An owner, a victim, a witness or a landlord."""
+
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    full_name = models.CharField(max_length=200)
+    phone = models.CharField(max_length=40, blank=True)
+    email = models.EmailField(blank=True)
+    street = models.CharField("street address", max_length=200, blank=True)
+    city_name = models.CharField("city", max_length=100, blank=True)
+    state = models.CharField(max_length=2, default="MN")
+    postal_code = models.CharField("ZIP code", max_length=10, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["full_name", "id"]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def address(self) -> str:
+        parts = [self.street, self.city_name, f"{self.state} {self.postal_code}".strip()]
+        return ", ".join(p for p in parts if p)
+
+
+class Premises(models.Model):
+    """Where a dog is kept: owned or rented (a landlord must be told of a dangerous dog, § 90.15 (N))."""
+
+    class Tenure(models.TextChoices):
+        OWNED = "owned", "Owned by the dog's owner"
+        RENTED = "rented", "Rented"
+        UNKNOWN = "unknown", "Not known"
+
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    street = models.CharField("street address", max_length=200)
+    unit = models.CharField(max_length=40, blank=True)
+    city_name = models.CharField("city", max_length=100)
+    postal_code = models.CharField("ZIP code", max_length=10, blank=True)
+    tenure = models.CharField(max_length=10, choices=Tenure.choices, default=Tenure.UNKNOWN)
+    landlord = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="premises_let"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "premises"
+
+    def __str__(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{self.street}{unit}, {self.city_name}"
+
+
+class Dog(models.Model):
+    class Sex(models.TextChoices):
+        MALE = "male", "Male"
+        FEMALE = "female", "Female"
+        UNKNOWN = "unknown", "Not known"
+
+    class Status(models.TextChoices):
+        IN_CITY = "in_city", "Kept in the city"
+        MOVED = "moved", "Moved out of the city"
+        TRANSFERRED = "transferred", "Transferred to a new owner"
+        DEAD = "dead", "Dead"
+
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    name = models.CharField(max_length=100)
+    breed = models.CharField(max_length=100, blank=True)
+    colour = models.CharField(max_length=100, blank=True)
+    sex = models.CharField(max_length=10, choices=Sex.choices, default=Sex.UNKNOWN)
+    sterilized = models.BooleanField(null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    photo = models.ForeignKey(
+        "StoredFile", null=True, blank=True, on_delete=models.PROTECT, related_name="dog_photos"
+    )
+    microchip_manufacturer = models.CharField(max_length=100, blank=True)
+    microchip_number = models.CharField(max_length=40, blank=True)
+    licence_number = models.CharField("city licence", max_length=40, blank=True)
+    premises = models.ForeignKey(
+        Premises, null=True, blank=True, on_delete=models.PROTECT, related_name="dogs"
+    )
+    owners = models.ManyToManyField(Person, through="Ownership", related_name="dogs")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_CITY)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def description(self) -> str:
+        bits = [self.colour, self.breed, self.get_sex_display().lower() if self.sex != "unknown" else ""]
+        born = f", born {self.birth_year}" if self.birth_year else ""
+        return f"{self.name} ({' '.join(b for b in bits if b) or 'no description'}{born})"
+
+
+class Ownership(models.Model):
+    """A dog may have several owners; under § 90.15 service on one owner is effective for all."""
+
+    dog = models.ForeignKey(Dog, on_delete=models.PROTECT, related_name="ownerships")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="ownerships")
+    since = models.DateField(null=True, blank=True)
+    until = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["dog", "person", "since"], name="unique_ownership")]
+
+    def __str__(self) -> str:
+        return f"{self.person} owns {self.dog}"
+
+
+class StoredFile(models.Model):
+    """An uploaded file, stored once under its SHA-256 and never overwritten (DESIGN.md principle 6)."""
+
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    sha256 = models.CharField(max_length=64, db_index=True)
+    original_name = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=100)
+    size = models.PositiveIntegerField()
+    path = models.CharField(max_length=255)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    uploaded_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.original_name
+
+
+class Incident(models.Model):
+    class Kind(models.TextChoices):
+        BITE = "bite", "Bite"
+        ATTACK = "attack", "Attack"
+        CHASE = "chase_or_approach", "Chase or approach"
+        KILL = "kill", "Killed an animal"
+        OTHER = "other", "Other"
+
+    class PlaceType(models.TextChoices):
+        PUBLIC = "public", "Public place"
+        PRIVATE = "private_other", "Private property (not the owner's)"
+        OWNER = "owner_property", "The dog owner's property"
+
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    number = models.CharField(max_length=32, unique=True)
+    occurred_at = models.DateTimeField()
+    place = models.CharField(max_length=200)
+    place_type = models.CharField(max_length=20, choices=PlaceType.choices)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    narrative = models.TextField(blank=True)
+    # The law facts of the incident, validated against packs/facts.yaml; what the classifier reads.
+    facts = models.JSONField(default=dict)
+    dogs = models.ManyToManyField(Dog, related_name="incidents")
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-occurred_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.get_kind_display().lower()} at {self.place}"
+
+
+class Victim(models.Model):
+    class Kind(models.TextChoices):
+        PERSON = "human", "Person"
+        ANIMAL = "domestic_animal", "Domestic animal"
+
+    class Injury(models.TextChoices):
+        NONE = "none", "No injury"
+        MINOR = "minor", "Bite or minor injury"
+        SUBSTANTIAL = "substantial_bodily_harm", "Substantial bodily harm"
+        GREAT = "great_bodily_harm", "Great bodily harm"
+        DEATH = "death", "Death"
+
+    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="victims")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    name = models.CharField(max_length=200, help_text="The person's name, or the animal's kind and name")
+    injury = models.CharField(max_length=30, choices=Injury.choices)
+    conduct = models.CharField(
+        max_length=200, blank=True, help_text="Trespass, tort, teasing, a crime — as reported"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_injury_display().lower()})"
+
+
+class Witness(models.Model):
+    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="witnesses")
+    name = models.CharField(max_length=200)
+    contact = models.CharField(max_length=200, blank=True)
+    statement = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Evidence(models.Model):
+    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="evidence")
+    file = models.ForeignKey(StoredFile, on_delete=models.PROTECT)
+    description = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return self.description or str(self.file)
+
+
+class Case(models.Model):
+    """One dog's case under one jurisdiction's procedure. Its legal history is its events; the columns here
+    are a summary kept by the acts, with `version` for optimistic locking."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    number = models.CharField(max_length=32, unique=True)
+    dog = models.ForeignKey(Dog, on_delete=models.PROTECT, related_name="cases")
+    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="cases")
+    designation = models.CharField(max_length=64, blank=True)
+    designation_in_effect = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    stage = models.CharField(max_length=200, blank=True, help_text="The last step taken, in plain English")
+    version = models.PositiveIntegerField(default=1)
+    opened_at = models.DateTimeField()
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.number
+
+
+class EventQuerySet(models.QuerySet):
+    def update(self, **kwargs):  # noqa: ARG002
+        raise PermissionError("audit events are append-only: write a correction event instead")
+
+    def delete(self):
+        raise PermissionError("audit events are never deleted")
+
+
+class Event(models.Model):
+    """One append-only entry of the audit trail: a legal act, a correction, or a record change.
+
+    `hash` chains each event to the one before (`prev_hash`), over a canonical form of its content, so that
+    `dogcase audit verify` finds any row changed or removed behind the application's back.
+    """
+
+    class Kind(models.TextChoices):
+        STEP = "step", "Legal act"
+        CORRECTION = "correction", "Correction"
+        RECORD = "record", "Record"
+        SYSTEM = "system", "System"
+
+    seq = models.BigIntegerField(unique=True)
+    at = models.DateTimeField()
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    case = models.ForeignKey(Case, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    actor_name = models.CharField(max_length=150)
+    actor_roles = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    act = models.CharField(max_length=64)
+    summary = models.CharField(max_length=500)
+    citation = models.CharField(max_length=500, blank=True)
+    layer = models.CharField(max_length=20, blank=True)
+    data = models.JSONField(default=dict)
+    corrects = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["seq"]
+        indexes = [models.Index(fields=["case", "seq"])]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.act}"
+
+    def save(self, *args, **kwargs):
+        # Inserting is the only write allowed; acts.append_event computes the chain before calling this.
+        if not self._state.adding:
+            raise PermissionError("audit events are append-only: write a correction event instead")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("audit events are never deleted")
+
+
+class ChainHead(models.Model):
+    """The one row every append locks, so that events get consecutive sequence numbers and one chain."""
+
+    seq = models.BigIntegerField(default=0)
+    hash = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"chain head #{self.seq}"
+
+
+class Obligation(models.Model):
+    """A clock of the case, as the law engine computes it; recomputed after every act and by the sweep.
+    Derived data (the events are the record), kept as rows so dashboards are single queries."""
+
+    class Who(models.TextChoices):
+        OWNER = "owner", "Owner"
+        CITY = "city", "City"
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="obligations")
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    deadline_id = models.CharField(max_length=100)
+    who = models.CharField(max_length=10, choices=Who.choices)
+    kind = models.CharField(max_length=20)
+    what = models.CharField(max_length=500)
+    status = models.CharField(max_length=20, db_index=True)
+    due_date = models.DateField(null=True, blank=True, db_index=True)
+    due_at = models.DateTimeField(null=True, blank=True)
+    late = models.BooleanField(default=False)
+    met_by = models.CharField(max_length=64, blank=True)
+    # ",role,role," of the staff roles who can take the step that meets it (for the dashboards' filter)
+    staff_roles = models.CharField(max_length=200, blank=True)
+    detail = models.JSONField(default=dict)  # citations, rule, consequences, notes, reason
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["due_date", "id"]
+        constraints = [models.UniqueConstraint(fields=["case", "deadline_id"], name="unique_case_obligation")]
+
+    def __str__(self) -> str:
+        return f"{self.case} {self.deadline_id} {self.status}"
+
+    @property
+    def citations(self) -> list[dict]:
+        return self.detail.get("citations", [])
+
+    @property
+    def consequences(self) -> list[dict]:
+        return self.detail.get("consequences", [])
+
+
+class Task(models.Model):
+    """Work the sweep raises for staff: an overdue obligation and what the law attaches to it."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="tasks")
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    obligation = models.ForeignKey(Obligation, null=True, blank=True, on_delete=models.SET_NULL)
+    key = models.CharField(max_length=200, unique=True)
+    text = models.CharField(max_length=500)
+    citation = models.CharField(max_length=500, blank=True)
+    staff_roles = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+    done_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["jurisdiction", "done_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(done_at__isnull=True) | Q(done_by__isnull=False), name="task_done_has_actor"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text

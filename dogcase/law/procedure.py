@@ -1,0 +1,1727 @@
+"""Procedure as law data (docs/procedure.md): the steps of a case, who may take each, and what is owed.
+
+Pure Python. A pack's `procedure:` is parsed here into `StepDef`s (checked within the pack by the loader);
+`ProcedureEngine` layers the state's and the city's steps for one jurisdiction, checks every reference
+across the layers, and answers "may this person take this step now?" (`check_step`) and "what is owed, by
+whom, by when?" (`obligations`). Every refusal is plain English with the provision that makes it so.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from . import clock
+from .errors import InputError, PackError
+from .model import InForce, ProvisionVersion
+from .schema import Where
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .jurisdiction import Jurisdiction
+
+__all__ = [
+    "Actor",
+    "CaseState",
+    "Condition",
+    "Input",
+    "Obligation",
+    "Refusal",
+    "Step",
+    "TakenStep",
+    "Verdict",
+]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_DEADLINE_TESTS = ("within", "from", "after")
+_STEP_TESTS = ("done", "not_done")
+_INPUT_TESTS = ("proven", "seizure_ground", "ground_in", "confirmed")
+_DEFAULT_CODES = {
+    "done": "missing_step",
+    "not_done": "already_taken",
+    "within": "too_late",
+    "from": "not_yet",
+    "after": "waiting",
+    "outcome": "outcome",
+    "not_outcome": "outcome",
+    "proven": "not_proven",
+    "seizure_ground": "no_ground",
+    "ground_in": "no_ground",
+    "confirmed": "not_proven",
+    "prohibited": "prohibited",
+    "last": "wrong_state",
+    "not": "wrong_state",
+}
+_ACT_WORDS = {
+    "seize": "seizure",
+    "impound": "impoundment",
+    "order_impoundment": "an impoundment order",
+}
+
+
+# ============================================================================================ definitions
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One `requires` entry of a step (or a part of an any/all/not)."""
+
+    test: str
+    arg: Any
+    provision: str | None = None  # provision key "pack:id"
+    why: str | None = None
+    code: str | None = None
+    parts: tuple[Condition, ...] = ()
+    pack: str = ""
+    file: str = ""
+    line: int = 0
+
+    def key(self) -> tuple:
+        """What the condition tests, without its citation: the same test written in two layers is one."""
+        if self.parts:
+            return (self.test, tuple(p.key() for p in self.parts))
+        arg = self.arg
+        if isinstance(arg, Mapping):
+            arg = tuple(sorted((k, tuple(v) if isinstance(v, list | tuple) else v) for k, v in arg.items()))
+        elif isinstance(arg, list | tuple):
+            arg = tuple(arg)
+        return (self.test, arg)
+
+    def uses_inputs(self) -> bool:
+        return self.test in _INPUT_TESTS or any(p.uses_inputs() for p in self.parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"test": self.test}
+        if self.parts:
+            out["parts"] = [p.as_dict() for p in self.parts]
+        else:
+            out["arg"] = _unfreeze(self.arg)
+        for key in ("provision", "why", "code"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Input:
+    """One field of a step's form."""
+
+    id: str
+    kind: str
+    label: str
+    required: bool = True
+    records: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
+    help: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "label": self.label,
+            "required": self.required,
+            "records": list(self.records),
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.help:
+            out["help"] = self.help
+        return out
+
+
+@dataclass(frozen=True)
+class StepDef:
+    """A step as one pack writes it (before layering)."""
+
+    pack: str
+    layer: str  # state | city
+    id: str
+    label: str
+    act: str
+    phase: str | None
+    for_: tuple[str, ...] | None
+    provisions: tuple[str, ...]  # provision keys
+    repeatable: bool
+    opens_case: bool
+    documents: tuple[str, ...]
+    roles: tuple[str, ...]
+    reading: str | None
+    administrative: bool
+    requires: tuple[Condition, ...]
+    inputs: tuple[Input, ...]
+    records: tuple[str, ...]
+    satisfies: tuple[str, ...]
+    closes_case: bool | tuple[str, ...]
+    ends_designation: bool | tuple[str, ...]
+    notes: tuple[tuple[str, str | None], ...]  # (text, provision key)
+    imposes: tuple[tuple[str, str | None, str | None], ...]  # (requirement, until step, provision key)
+    in_force: InForce
+    file: str
+    line: int
+    key_lines: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+    def outcomes(self) -> tuple[str, ...]:
+        for item in self.inputs:
+            if item.kind == "outcome":
+                return item.choices
+        return ()
+
+
+def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in_force: InForce):
+    """The `procedure:` list of one pack, checked within the pack (references across layers are checked
+    when the jurisdiction is built)."""
+    steps: list[StepDef] = []
+    seen: dict[str, int] = {}
+    lines = raw.item_lines if hasattr(raw, "item_lines") else []
+    for index, item in enumerate(raw):
+        line = lines[index] if index < len(lines) else where.line
+        here = Where(where.file, line, f"{where.path}[{index}]")
+        sid = item["id"]
+        if sid in seen:
+            raise here.at("id", item.line_of("id")).fail(
+                f"step id {sid!r} is used twice (first at line {seen[sid]})"
+            )
+        seen[sid] = line or 0
+        if ("roles" in item) != ("reading" in item):
+            missing = "reading" if "roles" in item else "roles"
+            raise here.fail(
+                f"step {sid!r}: roles and reading go together (roles only where no provision says who acts, "
+                f"with reading: dogcase's reading of the text); {missing} is missing"
+            )
+        inputs: list[Input] = []
+        input_ids: set[str] = set()
+        for i_index, raw_input in enumerate(item.get("inputs", ())):
+            iwhere = here.at("inputs", item.line_of("inputs")).at(i_index, item["inputs"].line_of(i_index))
+            if raw_input["id"] in input_ids:
+                raise iwhere.fail(f"input {raw_input['id']!r} is listed twice")
+            input_ids.add(raw_input["id"])
+            kind = raw_input["kind"]
+            if kind == "outcome" and "choices" not in raw_input:
+                raise iwhere.fail("an outcome input needs choices")
+            if "choices" in raw_input and kind != "outcome":
+                raise iwhere.fail(
+                    f"choices are for outcome inputs; a {kind} input takes its choices from the law"
+                )
+            records = raw_input.get("records", ())
+            records = (records,) if isinstance(records, str) else tuple(records)
+            if records and kind not in ("date", "datetime"):
+                raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
+            inputs.append(
+                Input(
+                    id=raw_input["id"],
+                    kind=kind,
+                    label=raw_input["label"],
+                    required=raw_input.get("required", True),
+                    records=records,
+                    choices=tuple(raw_input.get("choices", ())),
+                    help=raw_input.get("help"),
+                )
+            )
+        if sum(1 for i in inputs if i.kind == "outcome") > 1:
+            raise here.fail(f"step {sid!r} has more than one outcome input")
+        if item.get("opens_case") and not any(i.kind == "designation" for i in inputs):
+            raise here.fail(f"step {sid!r} opens the case: it needs a designation input")
+        outcomes = next((i.choices for i in inputs if i.kind == "outcome"), ())
+        flags: dict[str, bool | tuple[str, ...]] = {}
+        for key in ("closes_case", "ends_designation"):
+            value = item.get(key, False)
+            if isinstance(value, Mapping):
+                wanted = tuple(value["outcomes"])
+                unknown = [o for o in wanted if o not in outcomes]
+                if unknown:
+                    raise here.at(key, item.line_of(key)).fail(
+                        f"step {sid!r} has no outcome {unknown[0]!r}; its outcomes: {', '.join(outcomes) or 'none'}"
+                    )
+                value = wanted
+            flags[key] = value
+
+        def ref(value: str, at: Where) -> str:
+            return value if ":" in value else f"{pack_id}:{value}"
+
+        conditions = tuple(
+            _parse_condition(
+                c,
+                Where(here.file, getattr(c, "line", line), f"{here.path}.requires[{ci}]"),
+                pack_id,
+                ref,
+            )
+            for ci, c in enumerate(item.get("requires", ()))
+        )
+        for c in _walk(conditions):
+            if c.test == "confirmed" and not any(i.id == c.arg and i.kind == "bool" for i in inputs):
+                raise Where(here.file, c.line or line, here.path).fail(
+                    f"step {sid!r}: confirmed: {c.arg!r} must name a bool input of the step"
+                )
+        for inp_test in ("proven", "seizure_ground", "ground_in"):
+            if any(_mentions(c, inp_test) for c in conditions):
+                kind = {
+                    "proven": "proofs",
+                    "seizure_ground": "seizure_ground",
+                    "ground_in": "seizure_ground",
+                }[inp_test]
+                if not any(i.kind == kind for i in inputs):
+                    raise here.fail(f"step {sid!r} requires {inp_test}: it needs an input of kind {kind}")
+        steps.append(
+            StepDef(
+                pack=pack_id,
+                layer=layer,
+                id=sid,
+                label=" ".join(item["label"].split()),
+                act=item["act"],
+                phase=item.get("phase"),
+                for_=tuple(item["for"]) if "for" in item else None,
+                provisions=tuple(ref(p, here) for p in item.get("provisions", ())),
+                repeatable=item.get("repeatable", False),
+                opens_case=item.get("opens_case", False),
+                documents=tuple(item.get("documents", ())),
+                roles=tuple(item.get("roles", ())),
+                reading=" ".join(item["reading"].split()) if "reading" in item else None,
+                administrative=item.get("administrative", False),
+                requires=conditions,
+                inputs=tuple(inputs),
+                records=tuple(item.get("records", ())),
+                satisfies=tuple(item.get("satisfies", ())),
+                closes_case=flags["closes_case"],  # type: ignore[arg-type]
+                ends_designation=flags["ends_designation"],  # type: ignore[arg-type]
+                notes=tuple(
+                    (" ".join(n["text"].split()), ref(n["provision"], here) if "provision" in n else None)
+                    for n in item.get("notes", ())
+                ),
+                imposes=tuple(
+                    (
+                        imp["requirement"],
+                        imp.get("until"),
+                        ref(imp["provision"], here) if "provision" in imp else None,
+                    )
+                    for imp in item.get("imposes", ())
+                ),
+                in_force=_step_in_force(item.get("in_force"), default_in_force, here),
+                file=where.file,
+                line=line or 0,
+                key_lines=MappingProxyType(dict(getattr(item, "key_lines", {}))),
+            )
+        )
+    return tuple(steps)
+
+
+def _step_in_force(raw: Any, default: InForce, where: Where) -> InForce:
+    if not raw:
+        return default
+    start = raw["from"] if "from" in raw else default.start
+    end = raw["until"] if "until" in raw else default.end
+    if start is not None and end is not None and not start < end:
+        raise where.fail(f"in force from {start} must be before until {end}")
+    return InForce(start, end)
+
+
+def _walk(conditions: Iterable[Condition]):
+    for c in conditions:
+        yield c
+        yield from _walk(c.parts)
+
+
+def _mentions(cond: Condition, test: str) -> bool:
+    return cond.test == test or any(_mentions(p, test) for p in cond.parts)
+
+
+def _parse_condition(raw: Any, where: Where, pack_id: str, ref) -> Condition:
+    test = next(k for k in raw if k not in ("provision", "why", "code"))
+    arg = raw[test]
+    parts: tuple[Condition, ...] = ()
+    if test in ("any", "all"):
+        parts = tuple(
+            _parse_condition(
+                p,
+                Where(where.file, getattr(p, "line", where.line), f"{where.path}.{test}[{i}]"),
+                pack_id,
+                ref,
+            )
+            for i, p in enumerate(arg)
+        )
+        arg = None
+    elif test == "not":
+        parts = (
+            _parse_condition(
+                arg, Where(where.file, getattr(arg, "line", where.line), f"{where.path}.not"), pack_id, ref
+            ),
+        )
+        arg = None
+    elif isinstance(arg, Mapping):
+        arg = MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in arg.items()})
+    elif isinstance(arg, list):
+        arg = tuple(arg)
+    return Condition(
+        test=test,
+        arg=arg,
+        provision=ref(raw["provision"], where) if "provision" in raw else None,
+        why=" ".join(raw["why"].split()) if "why" in raw else None,
+        code=raw.get("code"),
+        parts=parts,
+        pack=pack_id,
+        file=where.file,
+        line=where.line or 0,
+    )
+
+
+# ============================================================================================ the API types
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The person taking a step: an id (the same id across the case) and the pack roles they hold."""
+
+    id: str
+    roles: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class TakenStep:
+    """A step already taken in the case, as stored (after corrections)."""
+
+    step: str
+    at: dt.datetime
+    actor: str
+    outcome: str | None = None
+    events: Mapping[str, dt.date | dt.datetime] = field(default_factory=lambda: _EMPTY)
+    inputs: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+@dataclass(frozen=True)
+class CaseState:
+    """What the law needs to know about a case: its designation, incident date and the steps taken."""
+
+    designation: str | None
+    incident_date: dt.date
+    taken: tuple[TakenStep, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def ordered(self) -> list[TakenStep]:
+        """The steps in the order they were taken (stable for equal instants)."""
+        return sorted(self.taken, key=lambda t: t.at)
+
+    @property
+    def events(self) -> dict[str, dt.date | dt.datetime]:
+        """Every event of the case: the incident, then what each step recorded (the latest step wins)."""
+        out: dict[str, dt.date | dt.datetime] = {"incident": self.incident_date}
+        for taken in self.ordered():
+            out.update(taken.events)
+        return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step of the layered procedure, as in force on one day."""
+
+    id: str
+    label: str
+    act: str
+    phase: str | None
+    layer: str  # city | state | city+state
+    for_: tuple[str, ...] | None
+    provisions: tuple[dict[str, Any], ...]
+    roles: frozenset[str]
+    roles_reading: str | None
+    impartial: bool
+    final: bool
+    inputs: tuple[Input, ...]
+    records: tuple[str, ...]
+    satisfies: tuple[str, ...]
+    documents: tuple[str, ...]
+    requires: tuple[Condition, ...]
+    repeatable: bool
+    opens_case: bool
+    closes_case: bool | tuple[str, ...]
+    ends_designation: bool | tuple[str, ...]
+    administrative: bool = False
+    notes: tuple[dict[str, Any], ...] = ()
+    imposes: tuple[tuple[str, str | None, str | None], ...] = ()
+    roles_by_designation: Mapping[str, frozenset[str]] = field(default_factory=lambda: _EMPTY)
+    authority: Mapping[str, tuple[dict[str, Any], ...]] = field(default_factory=lambda: _EMPTY)
+    impartial_by_designation: Mapping[str, dict[str, Any] | None] = field(default_factory=lambda: _EMPTY)
+    final_by_designation: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
+    layers: tuple[str, ...] = ()  # the packs that wrote it
+
+    def applies_to(self, designation: str | None) -> bool:
+        if self.opens_case:
+            return designation is None
+        if designation is None:
+            return False
+        return self.for_ is None or designation in self.for_
+
+    def closes_on(self, outcome: str | None) -> bool:
+        return _flag(self.closes_case, outcome)
+
+    def ends_on(self, outcome: str | None) -> bool:
+        return _flag(self.ends_designation, outcome)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "act": self.act,
+            "phase": self.phase,
+            "layer": self.layer,
+            "layers": list(self.layers),
+            "for": list(self.for_) if self.for_ is not None else None,
+            "provisions": [dict(p) for p in self.provisions],
+            "roles": sorted(self.roles),
+            "roles_by_designation": {k: sorted(v) for k, v in self.roles_by_designation.items()},
+            "roles_reading": self.roles_reading,
+            "impartial": self.impartial,
+            "final": self.final,
+            "administrative": self.administrative,
+            "inputs": [i.as_dict() for i in self.inputs],
+            "records": list(self.records),
+            "satisfies": list(self.satisfies),
+            "documents": list(self.documents),
+            "requires": [c.as_dict() for c in self.requires],
+            "repeatable": self.repeatable,
+            "opens_case": self.opens_case,
+            "closes_case": _flag_dict(self.closes_case),
+            "ends_designation": _flag_dict(self.ends_designation),
+            "notes": [dict(n) for n in self.notes],
+        }
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a step may not be taken: plain English, the provision that says so, and a stable code."""
+
+    reason: str
+    provision: dict[str, Any] | None
+    code: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason, "provision": self.provision, "code": self.code}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """May this person take this step now? Allowed, or refused with every reason."""
+
+    allowed: bool
+    refusals: tuple[Refusal, ...]
+    step: Step
+    needs_inputs: tuple[str, ...] = ()  # conditions that depend on the form, not checked without inputs
+    notes: tuple[str, ...] = ()
+
+    @property
+    def codes(self) -> list[str]:
+        return [r.code for r in self.refusals]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step.id,
+            "label": self.step.label,
+            "allowed": self.allowed,
+            "refusals": [r.as_dict() for r in self.refusals],
+            "needs_inputs": list(self.needs_inputs),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """Something owed in the case: a deadline of the law with its due date, or a duty a step imposed."""
+
+    deadline_id: str | None
+    who: str
+    kind: str  # due | not_before | window | ongoing
+    what: str
+    due: dt.date | dt.datetime | None
+    status: str  # open | met | overdue | not_yet | available | withdrawn | undetermined
+    met_by: str | None = None
+    late: bool = False
+    citations: tuple[dict[str, Any], ...] = ()
+    rule: str = ""
+    consequences: tuple[dict[str, Any], ...] = ()
+    notes: tuple[dict[str, Any], ...] = ()
+    answer: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    reason: str | None = None
+    requirement: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "deadline_id": self.deadline_id,
+            "requirement": self.requirement,
+            "who": self.who,
+            "kind": self.kind,
+            "what": self.what,
+            "due": self.due.isoformat() if self.due else None,
+            "status": self.status,
+            "met_by": self.met_by,
+            "late": self.late,
+            "citations": [dict(c) for c in self.citations],
+            "rule": self.rule,
+            "consequences": [dict(c) for c in self.consequences],
+            "notes": [dict(n) for n in self.notes],
+            "reason": self.reason,
+        }
+
+
+def _flag(value: bool | tuple[str, ...], outcome: str | None) -> bool:
+    if isinstance(value, tuple):
+        return outcome in value
+    return bool(value)
+
+
+def _flag_dict(value: bool | tuple[str, ...]) -> bool | dict[str, list[str]]:
+    return {"outcomes": list(value)} if isinstance(value, tuple) else value
+
+
+def _unfreeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _unfreeze(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_unfreeze(v) for v in value]
+    return value
+
+
+# ============================================================================================ the engine
+
+
+class ProcedureEngine:
+    """The layered procedure of one jurisdiction, checked as a whole when built."""
+
+    def __init__(self, j: Jurisdiction) -> None:
+        self.j = j
+        self.defs: dict[str, list[StepDef]] = {}  # step id -> [state def, city def] as present
+        state_defs = {d.id: d for d in (j.state.procedure if j.state else ())}
+        city_defs = {d.id: d for d in j.pack.procedure} if j.state else {}
+        if not j.state:
+            state_defs = {d.id: d for d in j.pack.procedure}
+        # the city's order; a state-only step goes right after the state step that precedes it
+        order = list(city_defs) if city_defs else list(state_defs)
+        if city_defs:
+            previous = None
+            for sid in state_defs:
+                if sid not in order:
+                    order.insert(order.index(previous) + 1 if previous in order else 0, sid)
+                previous = sid
+        for sid in order:
+            self.defs[sid] = [d for d in (state_defs.get(sid), city_defs.get(sid)) if d is not None]
+        self._requirements = self._index_effect("requirement")
+        self._prohibitions = self._index_effect("prohibition")
+        self._triggers = self._index_effect("seizure_trigger")
+        self._notices = self._index_effect("notice")
+        self._deadline_ids = set(j.deadline_ids())
+        self._check()
+        self._cache: dict[int, dict[str, Step]] = {}
+        days: set[dt.date] = set(j._boundaries)
+        for defs in self.defs.values():
+            for d in defs:
+                for day in (d.in_force.start, d.in_force.end):
+                    if day is not None:
+                        days.add(day)
+        self._days = sorted(days)
+
+    # ----------------------------------------------------------------------------------- structure
+
+    def _index_effect(self, kind: str) -> dict[str, list[ProvisionVersion]]:
+        out: dict[str, list[ProvisionVersion]] = {}
+        for version in self.j.all_versions():
+            if version.effect_kind == kind:
+                out.setdefault(version.effect["id"], []).append(version)
+        return out
+
+    def _provision_exists(self, key: str) -> bool:
+        pack_id, _, pid = key.partition(":")
+        for layer in self.j.layers:
+            if layer.id == pack_id:
+                return pid in layer.provisions
+        return False
+
+    def _check(self) -> None:
+        """Every reference of every step resolves in this jurisdiction; each error names file and line."""
+        j = self.j
+        all_steps = {sid: defs[-1] for sid, defs in self.defs.items()}
+        for sid, defs in self.defs.items():
+            if len(defs) == 2:
+                state_def, city_def = defs
+                if city_def.for_ is not None:
+                    uncovered = [d for d in (state_def.for_ or j.designations) if d not in city_def.for_]
+                    if state_def.for_ is not None and uncovered:
+                        raise PackError(
+                            city_def.file,
+                            city_def.line,
+                            f"step {sid!r} replaces the state's step of that id but leaves out "
+                            f"{', '.join(uncovered)} ({state_def.file}:{state_def.line}); give it another id",
+                        )
+            for d in defs:
+                self._check_def(d, all_steps)
+
+    def _check_def(self, d: StepDef, all_steps: dict[str, StepDef]) -> None:
+        j = self.j
+
+        def fail(message: str, line: int | None = None) -> PackError:
+            return PackError(d.file, line or d.line, f"procedure step {d.id!r}: {message}")
+
+        visible = {
+            sid: defs for sid, defs in self.defs.items() if d.layer == "city" or defs[0].layer == "state"
+        }
+        for key in d.provisions:
+            if not self._provision_exists(key):
+                raise fail(
+                    f"refers to provision {key!r}, which is not defined in {j.id}'s layers",
+                    d.line_of("provisions"),
+                )
+        for des in d.for_ or ():
+            if des not in j.designations:
+                raise fail(
+                    f"unknown designation {des!r}; this jurisdiction has {', '.join(sorted(j.designations))}",
+                    d.line_of("for"),
+                )
+        for role in d.roles:
+            if role not in j.roles:
+                raise fail(f"unknown role {role!r}; define it under roles", d.line_of("roles"))
+        for doc in d.documents:
+            if doc not in self._notices:
+                raise fail(
+                    f"unknown notice {doc!r}; notices: {', '.join(sorted(self._notices))}",
+                    d.line_of("documents"),
+                )
+        for did in d.satisfies:
+            if did not in self._deadline_ids:
+                raise fail(f"satisfies unknown deadline {did!r}", d.line_of("satisfies"))
+        for req, until, prov in d.imposes:
+            if req not in self._requirements:
+                raise fail(f"imposes unknown requirement {req!r}", d.line_of("imposes"))
+            if until and until not in visible:
+                raise fail(f"imposes until unknown step {until!r}", d.line_of("imposes"))
+            if prov and not self._provision_exists(prov):
+                raise fail(f"refers to provision {prov!r}, which is not defined", d.line_of("imposes"))
+        for _, prov in d.notes:
+            if prov and not self._provision_exists(prov):
+                raise fail(f"note refers to provision {prov!r}, which is not defined", d.line_of("notes"))
+        # who may act: an authority provision for the act (any layer) for each designation, or roles + reading
+        designations = d.for_ or tuple(j.designations)
+        state_only = d.layer == "state" and self.j.state is not None
+        uncovered = [
+            des
+            for des in designations
+            if not self._authority_versions(d.act, des, None, state_only=state_only)
+        ]
+        if uncovered and not d.roles:
+            raise fail(
+                f"no provision says who may {d.act.replace('_', ' ')} for {', '.join(uncovered)}: "
+                "give roles: and reading: (dogcase's reading of the text)",
+                d.line_of("act"),
+            )
+        if d.roles and not uncovered:
+            raise fail(
+                f"roles: is only for a step no provision empowers; {d.act} is given by authority provisions "
+                "for every designation of the step — remove roles and reading",
+                d.line_of("roles"),
+            )
+
+        def check_cond(c: Condition) -> None:
+            where_line = c.line or d.line
+            if c.provision and not self._provision_exists(c.provision):
+                raise fail(f"condition refers to provision {c.provision!r}, which is not defined", where_line)
+            if c.test in _STEP_TESTS:
+                if c.arg not in visible:
+                    raise fail(f"condition refers to unknown step {c.arg!r}", where_line)
+            elif c.test in _DEADLINE_TESTS:
+                if c.arg not in self._deadline_ids:
+                    raise fail(f"condition refers to unknown deadline {c.arg!r}", where_line)
+            elif c.test in ("outcome", "not_outcome"):
+                other = c.arg["step"]
+                if other not in visible:
+                    raise fail(f"condition refers to unknown step {other!r}", where_line)
+                outcomes = set().union(*(x.outcomes() for x in self.defs[other]))
+                bad = [o for o in c.arg["in"] if o not in outcomes]
+                if bad:
+                    raise fail(
+                        f"step {other!r} has no outcome {bad[0]!r}; its outcomes: "
+                        f"{', '.join(sorted(outcomes)) or 'none'}",
+                        where_line,
+                    )
+            elif c.test == "last":
+                for other in (*c.arg["of"], *c.arg["in"]):
+                    if other not in visible:
+                        raise fail(f"condition refers to unknown step {other!r}", where_line)
+                stray = [s for s in c.arg["in"] if s not in c.arg["of"]]
+                if stray:
+                    raise fail(f"last: {stray[0]!r} must also be listed in of", where_line)
+            elif c.test == "prohibited":
+                if c.arg not in self._prohibitions:
+                    raise fail(f"condition refers to unknown prohibition {c.arg!r}", where_line)
+            elif c.test == "ground_in":
+                for g in c.arg:
+                    if g not in self._triggers:
+                        raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
+            for p in c.parts:
+                check_cond(p)
+
+        for c in d.requires:
+            check_cond(c)
+        for item in d.inputs:
+            if item.kind == "designation" and not d.for_:
+                raise fail("a designation input needs the step's for: (the designations it may give)")
+
+    # ----------------------------------------------------------------------------------- law as of a day
+
+    def steps_on(self, day: dt.date) -> dict[str, Step]:
+        index = bisect.bisect_right(self._days, day)
+        cached = self._cache.get(index)
+        if cached is None:
+            cached = self._cache[index] = self._build(day)
+        return cached
+
+    def _authority_versions(
+        self, act: str, designation: str | None, day: dt.date | None, *, state_only: bool = False
+    ) -> list[ProvisionVersion]:
+        """Authority provisions for `act` reaching `designation`: the city's; where it has none, the state's."""
+        j = self.j
+        layers = j.layers[:1] if state_only else j.layers
+        for layer in reversed(layers):
+            found = []
+            for provision in layer.provisions.values():
+                versions = [provision.version_on(day)] if day else list(provision.versions)
+                for v in versions:
+                    if v is None or v.effect_kind != "authority" or v.effect["act"] != act:
+                        continue
+                    scope = v.effect.get("designations")
+                    if scope is None or designation is None or designation in scope:
+                        found.append(v)
+            if found:
+                return found
+        return []
+
+    def _all_authority(self, act: str, designation: str, day: dt.date) -> list[ProvisionVersion]:
+        out = []
+        for v in self.j.versions_on(day):
+            if v.effect_kind == "authority" and v.effect["act"] == act:
+                scope = v.effect.get("designations")
+                if scope is None or designation in scope:
+                    out.append(v)
+        return out
+
+    def _cite(self, key: str | None, day: dt.date) -> dict[str, Any] | None:
+        if not key:
+            return None
+        pack_id, _, pid = key.partition(":")
+        for layer in self.j.layers:
+            if layer.id == pack_id:
+                provision = layer.provisions.get(pid)
+                if provision is None:
+                    return None
+                version = provision.version_on(day) or provision.versions[-1]
+                out = version.cite()
+                out["pack"] = pack_id
+                return out
+        return None
+
+    def _build(self, day: dt.date) -> dict[str, Step]:
+        j = self.j
+        out: dict[str, Step] = {}
+        for sid, defs in self.defs.items():
+            live = [d for d in defs if d.in_force.contains(day)]
+            if not live:
+                continue
+            main = live[-1]
+            requires: list[Condition] = []
+            seen: set[tuple] = set()
+            for d in reversed(live):  # the city's conditions first; the state's floor added
+                for c in d.requires:
+                    if c.key() not in seen:
+                        seen.add(c.key())
+                        requires.append(c)
+            if len(live) == 2:
+                layer = "city+state"
+            else:
+                layer = main.layer
+            provisions: list[dict[str, Any]] = []
+            for d in live:
+                for key in d.provisions:
+                    cite = self._cite(key, day)
+                    if cite and cite not in provisions:
+                        provisions.append(cite)
+            designations = main.for_ if main.for_ is not None else tuple(j.designations)
+            reader = next((d for d in reversed(live) if d.roles), main)
+            roles_by: dict[str, frozenset[str]] = {}
+            authority: dict[str, tuple[dict[str, Any], ...]] = {}
+            impartial_by: dict[str, dict[str, Any] | None] = {}
+            final_by: dict[str, bool] = {}
+            uses_reading = False
+            for des in designations:
+                versions = self._authority_versions(main.act, des, day)
+                if versions:
+                    roles_by[des] = frozenset(r for v in versions for r in v.effect["roles"])
+                    authority[des] = tuple({**v.cite(), "pack": v.pack} for v in versions)
+                else:
+                    roles_by[des] = frozenset(reader.roles)
+                    authority[des] = ()
+                    uses_reading = True
+                every = self._all_authority(main.act, des, day)
+                imp = next((v for v in reversed(every) if v.effect.get("impartial")), None)
+                impartial_by[des] = {**imp.cite(), "pack": imp.pack} if imp else None
+                final_by[des] = any(v.effect.get("final") for v in every)
+            notes = tuple(
+                {"text": text, "provision": self._cite(prov, day)} for d in live for text, prov in d.notes
+            )
+            out[sid] = Step(
+                id=sid,
+                label=main.label,
+                act=main.act,
+                phase=main.phase,
+                layer=layer,
+                for_=main.for_,
+                provisions=tuple(provisions),
+                roles=frozenset().union(*roles_by.values()) if roles_by else frozenset(main.roles),
+                roles_reading=reader.reading if uses_reading else None,
+                impartial=any(v is not None for v in impartial_by.values()),
+                final=any(final_by.values()),
+                inputs=main.inputs,
+                records=main.records,
+                satisfies=tuple(dict.fromkeys(s for d in live for s in d.satisfies)),
+                documents=tuple(dict.fromkeys(s for d in live for s in d.documents)),
+                requires=tuple(requires),
+                repeatable=main.repeatable,
+                opens_case=main.opens_case,
+                closes_case=main.closes_case,
+                ends_designation=main.ends_designation,
+                administrative=main.administrative,
+                notes=notes,
+                imposes=tuple(x for d in live for x in d.imposes),
+                roles_by_designation=MappingProxyType(roles_by),
+                authority=MappingProxyType(authority),
+                impartial_by_designation=MappingProxyType(impartial_by),
+                final_by_designation=MappingProxyType(final_by),
+                layers=tuple(d.pack for d in live),
+            )
+        return out
+
+    def procedure(self, on: dt.date) -> list[Step]:
+        return list(self.steps_on(on).values())
+
+    def step(self, step_id: str, day: dt.date) -> Step:
+        steps = self.steps_on(day)
+        if step_id not in steps:
+            known = ", ".join(steps) or "none"
+            raise InputError(
+                "step", f"unknown step {step_id!r} in {self.j.id} on {day.isoformat()}; known: {known}"
+            )
+        return steps[step_id]
+
+    # ----------------------------------------------------------------------------------- inputs
+
+    def choices(self, step: Step, state: CaseState, day: dt.date) -> dict[str, list[dict[str, Any]]]:
+        """The choices of each input whose values come from the law (designations, methods, proofs, grounds)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        designation = state.designation
+        for item in step.inputs:
+            if item.kind == "outcome":
+                out[item.id] = [{"value": c, "label": c.replace("_", " ")} for c in item.choices]
+            elif item.kind == "designation":
+                out[item.id] = [
+                    {"value": d, "label": self.j.designations[d].label} for d in (step.for_ or ())
+                ]
+            elif item.kind == "service_method":
+                methods: list[dict[str, Any]] = []
+                for doc in step.documents:
+                    for v in self._notices.get(doc, ()):
+                        if not v.in_force.contains(day):
+                            continue
+                        scope = v.effect.get("for")
+                        if designation and scope and designation not in scope:
+                            continue
+                        for m in (
+                            *v.effect.get("service_methods", ()),
+                            *v.effect.get("additional_steps", ()),
+                        ):
+                            if m not in [x["value"] for x in methods]:
+                                methods.append(
+                                    {"value": m, "label": m.replace("_", " "), "provision": v.cite()}
+                                )
+                out[item.id] = methods
+            elif item.kind == "proofs":
+                out[item.id] = [
+                    {
+                        "value": rid,
+                        "label": v.effect["what"],
+                        "condition_of_registration": bool(v.effect.get("condition_of_registration")),
+                        "provision": v.cite(),
+                    }
+                    for rid, v in self._requirements_for(designation, day).items()
+                ]
+            elif item.kind == "seizure_ground":
+                out[item.id] = [
+                    {"value": tid, "label": v.effect["what"], "provision": v.cite()}
+                    for tid, v in self._grounds_for(step.act, designation, day).items()
+                ]
+        return out
+
+    def _requirements_for(self, designation: str | None, day: dt.date) -> dict[str, ProvisionVersion]:
+        out: dict[str, ProvisionVersion] = {}
+        for rid, versions in self._requirements.items():
+            for v in versions:
+                if v.in_force.contains(day) and (designation is None or designation in v.effect["for"]):
+                    out.setdefault(rid, v)
+        return out
+
+    def _registration_conditions(
+        self, designation: str | None, day: dt.date
+    ) -> dict[str, list[ProvisionVersion]]:
+        out: dict[str, list[ProvisionVersion]] = {}
+        for rid, versions in self._requirements.items():
+            for v in versions:
+                if (
+                    v.in_force.contains(day)
+                    and v.effect.get("condition_of_registration")
+                    and (designation is None or designation in v.effect["for"])
+                ):
+                    out.setdefault(rid, []).append(v)
+        return out
+
+    def _grounds_for(self, act: str, designation: str | None, day: dt.date) -> dict[str, ProvisionVersion]:
+        out: dict[str, ProvisionVersion] = {}
+        for tid, versions in self._triggers.items():
+            for v in sorted(versions, key=lambda x: x.layer != "city"):
+                if not v.in_force.contains(day) or v.effect.get("act", "seize") != act:
+                    continue
+                if designation is not None and designation not in v.effect["for"]:
+                    continue
+                out.setdefault(tid, v)
+        return out
+
+    def validate_inputs(
+        self, step: Step, state: CaseState, inputs: Mapping[str, Any], day: dt.date, *, partial: bool = False
+    ) -> dict[str, Any]:
+        """The step's form, cleaned: dates, instants, choices from the law. Raises InputError(field, rule)."""
+        if not isinstance(inputs, Mapping):
+            raise InputError("inputs", "must be an object mapping input ids to values")
+        known = {i.id: i for i in step.inputs}
+        for key in inputs:
+            if key not in known:
+                raise InputError(
+                    f"inputs.{key}",
+                    f"step {step.id!r} has no input {key!r}; its inputs: {', '.join(known) or 'none'}",
+                )
+        choices = self.choices(step, state, day)
+        out: dict[str, Any] = {}
+        for item in step.inputs:
+            name = f"inputs.{item.id}"
+            value = inputs.get(item.id)
+            if value is None or value == "" or value == []:
+                if item.required and not partial:
+                    raise InputError(name, f"required: {item.label}")
+                continue
+            out[item.id] = _clean(item, value, name, choices.get(item.id))
+        return out
+
+    def events_of(
+        self, step: Step, at: dt.datetime, cleaned: Mapping[str, Any]
+    ) -> dict[str, dt.date | dt.datetime]:
+        """The events a step records when taken at `at` with these (cleaned) inputs."""
+        local = at.astimezone(self.j.tz).date()
+        out: dict[str, dt.date | dt.datetime] = dict.fromkeys(step.records, local)
+        for item in step.inputs:
+            if item.records and item.id in cleaned:
+                for event in item.records:
+                    out[event] = cleaned[item.id]
+        return out
+
+    # ----------------------------------------------------------------------------------- checking a step
+
+    def check_step(
+        self,
+        step_id: str,
+        state: CaseState,
+        actor: Actor,
+        at: dt.datetime,
+        inputs: Mapping[str, Any] | None = None,
+    ) -> Verdict:
+        _check_instant(at, "at")
+        day = at.astimezone(self.j.tz).date()
+        step = self.step(step_id, day)
+        cleaned: dict[str, Any] | None = None
+        if inputs is not None:
+            cleaned = self.validate_inputs(step, state, inputs, day, partial=True)
+        ctx = _Context(self, state, actor, at, day, cleaned)
+        return ctx.verdict(step)
+
+    def available_steps(self, state: CaseState, actor: Actor, at: dt.datetime) -> list[Verdict]:
+        _check_instant(at, "at")
+        day = at.astimezone(self.j.tz).date()
+        ctx = _Context(self, state, actor, at, day, None)
+        return [
+            ctx.verdict(step) for step in self.steps_on(day).values() if step.applies_to(state.designation)
+        ]
+
+    # ----------------------------------------------------------------------------------- obligations
+
+    def obligations(self, state: CaseState, at: dt.datetime) -> list[Obligation]:
+        _check_instant(at, "at")
+        day = at.astimezone(self.j.tz).date()
+        ctx = _Context(self, state, None, at, day, None)
+        return ctx.obligations()
+
+
+def _check_instant(at: Any, name: str) -> None:
+    if not isinstance(at, dt.datetime) or at.tzinfo is None or at.utcoffset() is None:
+        raise InputError(name, "must be a timezone-aware date and time")
+
+
+def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | None) -> Any:
+    kind = item.kind
+    if kind == "date":
+        if isinstance(value, dt.datetime):
+            raise InputError(name, "must be a date (YYYY-MM-DD), not a date and time")
+        if isinstance(value, dt.date):
+            day = value
+        elif isinstance(value, str):
+            try:
+                day = dt.date.fromisoformat(value)
+            except ValueError:
+                raise InputError(name, f"{value!r} is not a real date (YYYY-MM-DD)") from None
+        else:
+            raise InputError(name, "must be a date written YYYY-MM-DD")
+        if not clock.MIN_DATE <= day <= clock.MAX_DATE:
+            raise InputError(name, f"must be between {clock.MIN_DATE} and {clock.MAX_DATE}")
+        return day
+    if kind == "datetime":
+        if isinstance(value, str):
+            try:
+                value = dt.datetime.fromisoformat(value)
+            except ValueError:
+                raise InputError(name, f"{value!r} is not a real date and time (ISO 8601)") from None
+        if not isinstance(value, dt.datetime):
+            raise InputError(name, "must be a date and time with its UTC offset")
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise InputError(name, "a date and time needs its UTC offset, e.g. 2026-11-01T01:30:00-05:00")
+        return value
+    if kind == "text":
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(name, "must be text")
+        return value.strip()
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise InputError(name, "must be true or false")
+        return value
+    if kind == "file":
+        return value
+    allowed = [c["value"] for c in choices or ()]
+    if kind == "proofs":
+        if isinstance(value, str) or not isinstance(value, Iterable):
+            raise InputError(name, "must be a list of requirement ids")
+        items = list(value)
+        for v in items:
+            if v not in allowed:
+                raise InputError(name, f"{v!r} is not a requirement here; choose from {', '.join(allowed)}")
+        return tuple(dict.fromkeys(items))
+    if value not in allowed:
+        raise InputError(
+            name, f"{value!r} is not allowed; choose one of {', '.join(map(str, allowed)) or '(none)'}"
+        )
+    return value
+
+
+# ============================================================================================ evaluation
+
+
+class _Context:
+    """One question about one case at one instant."""
+
+    def __init__(
+        self, engine: ProcedureEngine, state: CaseState, actor: Actor | None, at, day, inputs
+    ) -> None:
+        self.engine = engine
+        self.j = engine.j
+        self.state = state
+        self.actor = actor
+        self.at = at
+        self.day = day
+        self.inputs = inputs
+        self.ordered = state.ordered()
+        self.events = state.events
+        self._deadlines: dict[str, dict[str, Any]] = {}
+        self.closed_by: TakenStep | None = None
+        self.ended_by: TakenStep | None = None
+        for taken in self.ordered:
+            step = self._step_as_taken(taken)
+            if step is None:
+                continue
+            if self.closed_by is None and step.closes_on(taken.outcome):
+                self.closed_by = taken
+            if self.ended_by is None and step.ends_on(taken.outcome):
+                self.ended_by = taken
+
+    def _step_as_taken(self, taken: TakenStep) -> Step | None:
+        """The step as in force when it was taken (law as of the step's date)."""
+        day = taken.at.astimezone(self.j.tz).date()
+        return self.engine.steps_on(day).get(taken.step)
+
+    # ---------------------------------------------------------------- lookups
+
+    def label(self, step_id: str) -> str:
+        step = self.engine.steps_on(self.day).get(step_id)
+        if step is None:
+            defs = self.engine.defs.get(step_id)
+            return defs[-1].label if defs else step_id
+        return step.label
+
+    def latest(self, step_id: str) -> TakenStep | None:
+        found = None
+        for t in self.ordered:
+            if t.step == step_id:
+                found = t
+        return found
+
+    def deadline(self, deadline_id: str) -> dict[str, Any]:
+        answer = self._deadlines.get(deadline_id)
+        if answer is None:
+            try:
+                answer = self.j.deadline(deadline_id, self.events, settings=self.state.settings or None)
+            except InputError as exc:
+                answer = {
+                    "status": "undetermined",
+                    "due": None,
+                    "reasons": [str(exc)],
+                    "entries": [],
+                    "error": True,
+                }
+            self._deadlines[deadline_id] = answer
+        return answer
+
+    def due_value(self, deadline_id: str) -> dt.date | dt.datetime | None:
+        answer = self.deadline(deadline_id)
+        due = answer.get("due")
+        if answer.get("status") != "determined" or due is None:
+            return None
+        value = dt.datetime.fromisoformat(due) if "T" in due else dt.date.fromisoformat(due)
+        if answer.get("kind") == "not_before":
+            repeat = self._repeat_from(deadline_id)
+            if repeat is not None and (not isinstance(value, dt.datetime)) and repeat > value:
+                value = repeat
+        return value
+
+    def _repeat_from(self, deadline_id: str) -> dt.date | None:
+        """For a right that repeats (review 'annually'), the next date after the last time it was used."""
+        plan = self.j._deadline_plans.get(deadline_id)
+        if plan is None:
+            return None
+        repeat = next((s.base.get("repeat") for s in plan.steps if s.base.get("repeat")), None)
+        if not repeat:
+            return None
+        last = None
+        for t in self.ordered:
+            step = self._step_as_taken(t)
+            if step is not None and deadline_id in step.satisfies:
+                last = t
+        if last is None:
+            return None
+        start = last.at.astimezone(self.j.tz).date()
+        return clock.compute(
+            start, repeat["amount"], repeat["unit"], "no_roll", self.j.calendar, self.j.tz
+        ).value
+
+    def before(self, due: dt.date | dt.datetime) -> bool:
+        """Is `at` on or before the due date (or instant)?"""
+        if isinstance(due, dt.datetime):
+            return self.at <= due
+        return self.day <= due
+
+    def cite(self, key: str | None) -> dict[str, Any] | None:
+        return self.engine._cite(key, self.day)
+
+    # ---------------------------------------------------------------- the verdict
+
+    def verdict(self, step: Step) -> Verdict:
+        self._undetermined_within = ()
+        refusals: list[Refusal] = []
+        notes: list[str] = []
+        designation = self.state.designation
+        first = step.provisions[0] if step.provisions else None
+        if self.closed_by is not None:
+            refusals.append(
+                Refusal(
+                    f"The case is closed: “{self.label(self.closed_by.step)}” was recorded on "
+                    f"{clock.format_date(self.closed_by.at.astimezone(self.j.tz).date())}.",
+                    first,
+                    "case_closed",
+                )
+            )
+            return Verdict(False, tuple(refusals), step)
+        if not step.applies_to(designation):
+            if step.opens_case:
+                reason = "The dog has already been declared in this case."
+            elif designation is None:
+                reason = "The dog has not been declared yet: this step comes after the declaration."
+            else:
+                label = (
+                    self.j.designations[designation].label.lower()
+                    if designation in self.j.designations
+                    else designation
+                )
+                reason = f"This step does not apply to a {label}."
+            refusals.append(Refusal(reason, first, "not_applicable"))
+        if not step.repeatable and self.latest(step.id) is not None:
+            refusals.append(
+                Refusal(f"“{step.label}” has already been done in this case.", first, "already_taken")
+            )
+        refusals += self.empowerment(step)
+        needs: list[str] = []
+        for cond in step.requires:
+            result, found = self.evaluate(cond, step, None)
+            if result is None:
+                needs.append(cond.why or self.reason_of(cond, step))
+            elif not result:
+                refusals += found
+        for did in self._undetermined_within:
+            notes.append(
+                f"The time to {self.j._deadline_plans[did].what} cannot be computed yet "
+                f"({'; '.join(self.deadline(did).get('reasons', []))}); dogcase does not refuse the step for it."
+            )
+        return Verdict(not refusals, tuple(refusals), step, tuple(needs), tuple(notes))
+
+    _undetermined_within: tuple[str, ...] = ()
+
+    def designation_for(self, step: Step) -> tuple[str, ...]:
+        if self.state.designation is not None:
+            return (self.state.designation,)
+        if step.opens_case:
+            chosen = None
+            if self.inputs:
+                for item in step.inputs:
+                    if item.kind == "designation" and item.id in self.inputs:
+                        chosen = self.inputs[item.id]
+            return (chosen,) if chosen else tuple(step.for_ or ())
+        return tuple(step.roles_by_designation)
+
+    def empowerment(self, step: Step) -> list[Refusal]:
+        actor = self.actor
+        if actor is None:
+            return []
+        refusals: list[Refusal] = []
+        designations = self.designation_for(step)
+        allowed_roles: set[str] = set()
+        authority: list[dict[str, Any]] = []
+        for des in designations:
+            allowed_roles |= step.roles_by_designation.get(des, frozenset())
+            authority += [a for a in step.authority.get(des, ()) if a not in authority]
+        if not actor.roles & allowed_roles:
+            names = [self.j.roles[r].label if r in self.j.roles else r for r in sorted(allowed_roles)]
+            who = " or ".join(names) if names else "no one"
+            if authority:
+                reason = f"Only the {who} may do this ({'; '.join(a['citation'] for a in authority)})."
+                cite = authority[0]
+            else:
+                reason = f"Only the {who} may do this (dogcase's reading: {step.roles_reading})."
+                cite = step.provisions[0] if step.provisions else None
+            refusals.append(Refusal(reason, cite, "not_empowered"))
+        impartial = next(
+            (
+                step.impartial_by_designation.get(des)
+                for des in designations
+                if step.impartial_by_designation.get(des)
+            ),
+            None,
+        )
+        if impartial:
+            earlier = [t for t in self.ordered if t.actor == actor.id and self._taints(t)]
+            if earlier:
+                took = ", ".join(dict.fromkeys(f"“{self.label(t.step)}”" for t in earlier))
+                refusals.append(
+                    Refusal(
+                        f"This must be done by someone impartial, and this person already took part in the case "
+                        f"({took}) ({impartial['citation']}).",
+                        impartial,
+                        "not_impartial",
+                    )
+                )
+        return refusals
+
+    def _taints(self, taken: TakenStep) -> bool:
+        """Taking part in a case: any step but a clerical one or the hearing's own (impartial) steps."""
+        step = self._step_as_taken(taken)
+        if step is None:
+            return True
+        return not (step.administrative or step.impartial)
+
+    # ---------------------------------------------------------------- conditions
+
+    def reason_of(self, cond: Condition, step: Step) -> str:
+        return cond.why or _default_reason(self, cond, step)
+
+    def evaluate(
+        self, cond: Condition, step: Step, parent: Condition | None
+    ) -> tuple[bool | None, list[Refusal]]:
+        """True / False / None (depends on the form's inputs, not given), with the refusals when False."""
+        test = cond.test
+        cite = self.cite(cond.provision) or (self.cite(parent.provision) if parent else None)
+        code = cond.code or _DEFAULT_CODES.get(test, "wrong_state")
+        if test in ("any", "all"):
+            results = [self.evaluate(p, step, cond) for p in cond.parts]
+            values = [r for r, _ in results]
+            if test == "any":
+                if True in values:
+                    return True, []
+                if None in values:
+                    return None, []
+            else:
+                if False not in values:
+                    return (None if None in values else True), []
+            failing = [f for r, found in results if r is False for f in found]
+            if cond.why or test == "any":
+                reason = cond.why or "One of these is needed: " + " Or: ".join(f.reason for f in failing)
+                code = cond.code or (failing[0].code if failing else "wrong_state")
+                return False, [Refusal(reason, cite or (failing[0].provision if failing else None), code)]
+            return False, failing
+        if test == "not":
+            inner, _ = self.evaluate(cond.parts[0], step, cond)
+            if inner is None:
+                return None, []
+            if inner:
+                return False, [Refusal(self.reason_of(cond, step), cite, code)]
+            return True, []
+        if test in _INPUT_TESTS and self.inputs is None:
+            return None, []
+        ok, refusals = self._leaf(cond, step, cite, code)
+        return ok, refusals
+
+    def _leaf(self, cond: Condition, step: Step, cite, code) -> tuple[bool, list[Refusal]]:
+        test, arg = cond.test, cond.arg
+
+        def refuse(reason: str | None = None, provision=None, c: str | None = None):
+            return False, [
+                Refusal(cond.why or reason or _default_reason(self, cond, step), provision or cite, c or code)
+            ]
+
+        if test == "done":
+            return (True, []) if self.latest(arg) else refuse()
+        if test == "not_done":
+            return refuse() if self.latest(arg) else (True, [])
+        if test in _DEADLINE_TESTS:
+            answer = self.deadline(arg)
+            due = self.due_value(arg)
+            if due is None:
+                if test == "within":
+                    self._undetermined_within = (*self._undetermined_within, arg)
+                    return True, []
+                reasons = "; ".join(answer.get("reasons", [])) or "the events it runs from are not recorded"
+                what = self.j._deadline_plans[arg].what
+                return refuse(
+                    f"Cannot tell yet when this is allowed: the date for “{what}” cannot be computed ({reasons}).",
+                    c="undetermined",
+                )
+            if test == "within":
+                return (True, []) if self.before(due) else refuse(_default_reason(self, cond, step, due))
+            if test == "from":
+                allowed = self.at >= due if isinstance(due, dt.datetime) else self.day >= due
+                return (True, []) if allowed else refuse(_default_reason(self, cond, step, due))
+            # after: only once the due date (or instant) has passed
+            return refuse(_default_reason(self, cond, step, due)) if self.before(due) else (True, [])
+        if test in ("outcome", "not_outcome"):
+            taken = self.latest(arg["step"])
+            has = taken is not None and taken.outcome in arg["in"]
+            if test == "outcome":
+                return (True, []) if has else refuse()
+            return refuse(_default_reason(self, cond, step, taken)) if has else (True, [])
+        if test == "last":
+            latest = None
+            for t in self.ordered:
+                if t.step in arg["of"]:
+                    latest = t
+            return (True, []) if latest is not None and latest.step in arg["in"] else refuse()
+        if test == "prohibited":
+            designation = self.state.designation
+            for v in self.engine._prohibitions.get(arg, ()):
+                scope = v.effect.get("for")
+                if v.in_force.contains(self.day) and (scope is None or designation in scope):
+                    return refuse(
+                        f"Not allowed: no one may {v.effect['what']} ({v.citation}).",
+                        {**v.cite(), "pack": v.pack},
+                    )
+            return True, []
+        if test == "proven":
+            proofs = set(self._input_of(step, "proofs") or ())
+            missing = [
+                (rid, versions)
+                for rid, versions in self.engine._registration_conditions(
+                    self.state.designation, self.day
+                ).items()
+                if rid not in proofs
+            ]
+            if not missing:
+                return True, []
+            return False, [
+                Refusal(
+                    f"Not proven: {versions[-1].effect['what']} ({'; '.join(v.citation for v in versions)}).",
+                    {**versions[-1].cite(), "pack": versions[-1].pack},
+                    code,
+                )
+                for rid, versions in missing
+            ]
+        if test == "confirmed":
+            if self.inputs and self.inputs.get(arg) is True:
+                return True, []
+            label = next((i.label for i in step.inputs if i.id == arg), arg)
+            return refuse(f"Not confirmed: {label}.")
+        if test in ("seizure_ground", "ground_in"):
+            ground = self._input_of(step, "seizure_ground")
+            if test == "ground_in":
+                return (
+                    (True, [])
+                    if ground in arg
+                    else refuse(f"The ground chosen is not one of: {', '.join(arg)}.")
+                )
+            grounds = self.engine._grounds_for(step.act, self.state.designation, self.day)
+            if not ground:
+                return refuse("Choose the legal ground for this step (the clause of the law that allows it).")
+            version = grounds.get(ground)
+            if version is None:
+                return refuse(f"“{ground}” is not a ground for this step in {self.j.name}.")
+            after = version.effect.get("after")
+            if after:
+                did = after["deadline"]
+                due = self.due_value(did)
+                trig_cite = {**version.cite(), "pack": version.pack}
+                if due is None:
+                    return refuse(
+                        f"The ground “{version.effect['what']}” ({version.citation}) applies only after "
+                        f"the time to {self.j._deadline_plans[did].what}, which cannot be computed yet.",
+                        trig_cite,
+                    )
+                kind = self.j._deadline_plans[did].kind
+                passed = (
+                    (self.day >= due if not isinstance(due, dt.datetime) else self.at >= due)
+                    if kind == "not_before"
+                    else not self.before(due)
+                )
+                if not passed:
+                    when = clock.format_date(
+                        due if not isinstance(due, dt.datetime) else due.astimezone(self.j.tz).date()
+                    )
+                    return refuse(
+                        f"The ground “{version.effect['what']}” ({version.citation}) applies only "
+                        f"{'from' if kind == 'not_before' else 'after'} {when} "
+                        f"(the time to {self.j._deadline_plans[did].what}).",
+                        trig_cite,
+                    )
+            return True, []
+        raise AssertionError(f"unknown condition test {test!r}")  # pragma: no cover - the schema rules it out
+
+    def _input_of(self, step: Step, kind: str) -> Any:
+        for item in step.inputs:
+            if item.kind == kind and self.inputs and item.id in self.inputs:
+                return self.inputs[item.id]
+        return None
+
+    # ---------------------------------------------------------------- obligations
+
+    def obligations(self) -> list[Obligation]:
+        j = self.j
+        designation = self.state.designation
+        out: list[Obligation] = []
+        withdrawn_by = self.closed_by or self.ended_by
+        for did in j.deadline_ids():
+            plan = j._deadline_plans[did]
+            scopes = [s.version.effect.get("for") for s in plan.steps]
+            scoped = any(s is not None for s in scopes)
+            if scoped and not any(s is not None and designation in s for s in scopes):
+                continue
+            triggers = {s.trigger or self._setting_trigger(s) for s in plan.steps}
+            present = [t for t in triggers if t and t in self.events]
+            null_trigger = any(t is None for t in triggers)
+            if not present and not (null_trigger and scoped and designation is not None):
+                continue
+            answer = self.deadline(did)
+            due = self.due_value(did)
+            anchor = self._anchor(present)
+            met_by, met_at = self._met(did, anchor, plan)
+            status, late, reason = self._status(plan.kind, due, answer, met_at)
+            if met_by is None and withdrawn_by is not None and status != "met":
+                status = "withdrawn"
+                reason = (
+                    f"“{self.label(withdrawn_by.step)}”: the case is closed or the designation has ended."
+                )
+            citations = tuple(dict(e["provision"]) for e in answer.get("entries", ()))
+            out.append(
+                Obligation(
+                    deadline_id=did,
+                    who=plan.who,
+                    kind=plan.kind,
+                    what=plan.what,
+                    due=due,
+                    status=status,
+                    met_by=met_by,
+                    late=late,
+                    citations=citations,
+                    rule=answer.get("rule", ""),
+                    consequences=self._consequences(did),
+                    notes=tuple(answer.get("notes", ())),
+                    answer=MappingProxyType(dict(answer)),
+                    reason=reason
+                    or ("; ".join(answer.get("reasons", [])) or None if status == "undetermined" else None),
+                )
+            )
+        out += self._imposed(withdrawn_by)
+        return out
+
+    def _setting_trigger(self, plan_step) -> str | None:
+        if plan_step.setting is None:
+            return None
+        sid = plan_step.setting.id
+        value = (self.state.settings or {}).get(sid, self.j._setting_values.get(sid))
+        return value if isinstance(value, str) else None
+
+    def _anchor(self, events: list[str]) -> int:
+        """The position of the first step whose recorded value of one of these events is the one in force."""
+        positions = []
+        for event in events:
+            last = None
+            for i, t in enumerate(self.ordered):
+                if event in t.events:
+                    last = i
+            if last is not None:
+                positions.append(last)
+        return min(positions) if positions else -1
+
+    def _met(self, did: str, anchor: int, plan) -> tuple[str | None, TakenStep | None]:
+        repeat = any(s.base.get("repeat") for s in plan.steps)
+        for i, t in enumerate(self.ordered):
+            if i < anchor or (repeat and i == anchor):
+                continue
+            step = self._step_as_taken(t)
+            if step is not None and did in step.satisfies:
+                return t.step, t
+        return None, None
+
+    def _status(self, kind: str, due, answer, met_at: TakenStep | None) -> tuple[str, bool, str | None]:
+        if met_at is not None:
+            late = False
+            if due is not None and kind == "due":
+                late = (
+                    (met_at.at > due)
+                    if isinstance(due, dt.datetime)
+                    else met_at.at.astimezone(self.j.tz).date() > due
+                )
+            return "met", late, None
+        if due is None:
+            return "undetermined", False, None
+        if kind == "not_before":
+            reached = self.at >= due if isinstance(due, dt.datetime) else self.day >= due
+            return ("available" if reached else "not_yet"), False, None
+        return ("open" if self.before(due) else "overdue"), False, None
+
+    def _consequences(self, did: str) -> tuple[dict[str, Any], ...]:
+        designation = self.state.designation
+        out = []
+        for tid, versions in self.engine._triggers.items():
+            for v in versions:
+                after = v.effect.get("after")
+                if not after or after["deadline"] != did or not v.in_force.contains(self.day):
+                    continue
+                if designation is not None and designation not in v.effect["for"]:
+                    continue
+                act = v.effect.get("act", "seize")
+                out.append(
+                    {
+                        "trigger": tid,
+                        "act": act,
+                        "what": f"{_ACT_WORDS.get(act, act).capitalize()} authorized under {v.citation}: "
+                        f"{v.effect['what']}",
+                        "provision": {**v.cite(), "pack": v.pack},
+                    }
+                )
+        return tuple(out)
+
+    def _imposed(self, withdrawn_by: TakenStep | None) -> list[Obligation]:
+        out = []
+        for t in self.ordered:
+            step = self._step_as_taken(t)
+            if step is None:
+                continue
+            for rid, until, prov in step.imposes:
+                versions = [
+                    v
+                    for v in self.engine._requirements.get(rid, ())
+                    if v.in_force.contains(self.day)
+                    and (self.state.designation is None or self.state.designation in v.effect["for"])
+                ]
+                if not versions:
+                    continue
+                ended = None
+                if until:
+                    ended = next((x for x in self.ordered if x.step == until and x.at >= t.at), None)
+                if ended is not None:
+                    status, reason = "met", f"until “{self.label(until)}”, recorded"
+                elif withdrawn_by is not None:
+                    status, reason = "withdrawn", f"“{self.label(withdrawn_by.step)}”: the case is closed."
+                else:
+                    status = "open"
+                    reason = (
+                        f"from “{step.label}” until “{self.label(until)}”"
+                        if until
+                        else f"from “{step.label}”"
+                    )
+                cites = [{**v.cite(), "pack": v.pack} for v in versions]
+                if prov:
+                    extra = self.cite(prov)
+                    if extra and extra not in cites:
+                        cites.insert(0, extra)
+                out.append(
+                    Obligation(
+                        deadline_id=None,
+                        requirement=rid,
+                        who="owner",
+                        kind="ongoing",
+                        what=versions[-1].effect["what"],
+                        due=None,
+                        status=status,
+                        met_by=ended.step if ended else None,
+                        citations=tuple(cites),
+                        rule=f"imposed by “{step.label}”",
+                        reason=reason,
+                    )
+                )
+        return out
+
+
+def _when(value: dt.date | dt.datetime, j) -> str:
+    if isinstance(value, dt.datetime):
+        return clock.format_time(value.astimezone(j.tz))
+    return clock.format_date(value)
+
+
+def _default_reason(ctx: _Context, cond: Condition, step: Step, extra: Any = None) -> str:
+    test, arg = cond.test, cond.arg
+    j = ctx.j
+    if test == "done":
+        return f"“{ctx.label(arg)}” must come first, and it has not been done in this case."
+    if test == "not_done":
+        return f"Not possible once “{ctx.label(arg)}” has been done, and it has been."
+    if test in _DEADLINE_TESTS:
+        plan = j._deadline_plans[arg]
+        who = "the owner's" if plan.who == "owner" else "the city's"
+        if extra is None:
+            return f"This depends on {who} time to {plan.what}."
+        if test == "within":
+            return f"Too late: {who} time to {plan.what} ended on {_when(extra, j)}."
+        if test == "from":
+            return f"Not yet: this is possible from {_when(extra, j)} ({plan.what})."
+        return f"Not yet: this must wait until {who} time to {plan.what} has passed (it ends on {_when(extra, j)})."
+    if test == "outcome":
+        wanted = " or ".join(o.replace("_", " ") for o in arg["in"])
+        return f"This needs “{ctx.label(arg['step'])}” to have ended with: {wanted}."
+    if test == "not_outcome":
+        got = extra.outcome.replace("_", " ") if extra is not None and extra.outcome else ""
+        return f"Not possible: “{ctx.label(arg['step'])}” ended with {got}."
+    if test == "last":
+        return "Not possible in the case's present state."
+    if test == "proven":
+        return "The owner must prove every condition of registration (checked with the form's proofs)."
+    if test in ("seizure_ground", "ground_in"):
+        return "Needs the legal ground for the step (checked with the form)."
+    if test == "confirmed":
+        label = next((i.label for i in step.inputs if i.id == arg), arg)
+        return f"Needs confirmation: {label}."
+    return "Not possible now."

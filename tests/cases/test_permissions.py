@@ -1,0 +1,145 @@
+"""Every staff role against every legal act of both cities: who the ordinance empowers, checked on the server.
+
+The table is the law, read from the texts: § 90.15 (B)(1), (C)(1) (officer or law enforcement declares), (H)
+and (I)(1) (appeals to the City Clerk/Treasurer), (I)(3)-(4) and (B)(2)(e), (C)(3) (an impartial hearing
+officer hears and decides, the Council confirms or rescinds), (C)(5) (the clerk issues the certificate), (J)
+and (K) (seizure and destruction); Tracy § 8.31 Subd 2 (City Administrator and/or Chief of Police classify),
+Subd 4 and 8 (the Council hears and decides; requests go to the City Administrator), Subd 6 (the Council
+orders impoundment). The auditor and the administrator take no legal act.
+"""
+
+import datetime as dt
+
+import pytest
+
+from dogcase.cases import acts
+from dogcase.law import Actor, CaseState, library
+from dogcase.staff.roles import ROLES
+
+AT = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
+OFFICER, POLICE, CLERK, HEARING, COUNCIL = (
+    "animal_control_officer",
+    "police_officer",
+    "city_clerk",
+    "hearing_officer",
+    "council_clerk",
+)
+
+BATTLE_LAKE = {
+    "declare": {OFFICER, POLICE},
+    "serve_notice": {OFFICER, POLICE, CLERK},
+    "record_notice_receipt": {OFFICER, POLICE, CLERK},
+    "receive_hearing_request": {CLERK},
+    "schedule_hearing": {CLERK},
+    # (I)(3): "The City Clerk/Treasurer or a designated hearing officer shall convene a hearing" — either may
+    # hear, decide and recommend, and whoever does must be impartial (the pack's reading, defect in (I)(3)).
+    "hold_hearing": {CLERK, HEARING},
+    "decide_appeal": {CLERK, HEARING},
+    "recommend": {CLERK, HEARING},
+    "confirm_or_rescind": {COUNCIL},
+    "issue_certificate": {CLERK},
+    "record_sterilization": {OFFICER},
+    "seize": {OFFICER, POLICE},
+    "post_security": {OFFICER},
+    "release": {OFFICER},
+    "dispose": {OFFICER},
+    "destroy": {OFFICER},
+    "review_designation": {OFFICER},
+    "record_transfer": {OFFICER},
+    "record_move": {OFFICER},
+    "record_death": {OFFICER},
+    "record_landlord_disclosure": {OFFICER, CLERK},
+}
+
+TRACY = {
+    "declare": {OFFICER, POLICE},  # the state layer (347.565): a Tracy dog may be declared under state law
+    "classify": {POLICE, CLERK},
+    "notify_classification": {POLICE, CLERK},
+    "post_notice_owner_not_located": {POLICE, CLERK},
+    "receive_classification_appeal": {CLERK},
+    "hold_classification_hearing": {COUNCIL},
+    "decide_classification_appeal": {COUNCIL},
+    "receive_insurance_proof": {CLERK},
+    "order_impoundment": {COUNCIL},
+    "impound": {POLICE},
+    "notify_impoundment": {POLICE, CLERK},
+    "receive_impoundment_appeal": {CLERK},
+    "hold_impoundment_hearing": {COUNCIL},
+    "decide_impoundment": {COUNCIL},
+    "order_after_default": {COUNCIL},
+    "release_impounded_dog": {POLICE},
+    "destroy_impounded_dog": {OFFICER},
+    "transfer_to_responsible_person": {COUNCIL},
+    "record_escape_or_attack": {POLICE},
+    "receive_owner_report": {POLICE},
+    "record_vicious_transfer": {POLICE, CLERK},
+    "record_vicious_death": {POLICE, CLERK},
+}
+
+CASES = [
+    ("battle-lake-mn", "potentially_dangerous", BATTLE_LAKE),
+    ("battle-lake-mn", "dangerous", BATTLE_LAKE),
+    ("tracy-mn", "vicious", TRACY),
+]
+
+
+def rows():
+    for city, designation, table in CASES:
+        j = library().get(city)
+        for step in j.procedure(AT.date()):
+            state = CaseState(designation=None if step.opens_case else designation, incident_date=AT.date())
+            if not step.applies_to(state.designation):
+                continue
+            for role in ROLES:
+                yield pytest.param(
+                    city,
+                    designation,
+                    step.id,
+                    role.group,
+                    table,
+                    id=f"{city}-{designation}-{step.id}-{role.group}",
+                )
+
+
+@pytest.mark.parametrize(("city", "designation", "step_id", "role", "table"), list(rows()))
+def test_role_against_act(city, designation, step_id, role, table):
+    j = library().get(city)
+    step = next(s for s in j.procedure(AT.date()) if s.id == step_id)
+    assert step_id in table, f"{step_id} is a new step: add it to the table with the roles the text empowers"
+    state = CaseState(designation=None if step.opens_case else designation, incident_date=AT.date())
+    verdict = j.check_step(step_id, state, Actor("1", j.pack_roles_for([role])), AT, {})
+    empowered = "not_empowered" not in verdict.codes
+    assert empowered == (role in table[step_id])
+    if not empowered:
+        refusal = next(r for r in verdict.refusals if r.code == "not_empowered")
+        assert refusal.reason and (refusal.provision or step.roles_reading)
+
+
+def test_every_step_of_the_table_exists():
+    for city, designation, table in CASES:
+        steps = {
+            s.id
+            for s in library().get(city).procedure(AT.date())
+            if s.for_ is None or designation in s.for_ or s.opens_case
+        }
+        assert set(table) >= steps, city
+
+
+def test_the_auditor_is_refused_every_act_on_the_server(story, staff):
+    s = story("battle-lake-mn")
+    for step_id in BATTLE_LAKE:
+        with pytest.raises(acts.Refused) as info:
+            acts.take_step(
+                s.case, step_id, actor=staff["auditor"], inputs={}, expected_version=s.case.version
+            )
+        assert info.value.refusals[0]["code"] == "read_only"
+    assert s.case.events.filter(kind="step").count() == 0
+
+
+def test_the_auditor_may_not_record_incidents_the_administrator_may(staff):
+    from django.core.exceptions import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        acts.record_person(jurisdiction="tracy-mn", actor=staff["auditor"], full_name="X")
+    person = acts.record_person(jurisdiction="tracy-mn", actor=staff["admin"], full_name="Y")
+    assert person.pk

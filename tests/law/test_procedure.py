@@ -1,0 +1,480 @@
+"""Procedure as law data (docs/procedure.md): loading, layering, who may act, forms and obligations.
+
+The cases that read like the ordinance are table rows in each pack's cases.yaml (test_pack_procedure.py);
+these tests hold the engine's own rules and the loader's errors.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from dogcase.law import Actor, CaseState, InputError, TakenStep, library
+from dogcase.law.errors import PackError
+from dogcase.law.loader import Library
+
+from .invented_packs import CITY, STATE, write_invented_packs
+
+CHICAGO = ZoneInfo("America/Chicago")
+
+
+def noon(day: str) -> dt.datetime:
+    return dt.datetime.combine(dt.date.fromisoformat(day), dt.time(12), tzinfo=CHICAGO)
+
+
+# ------------------------------------------------------------------------------------------ loader errors
+
+CITY_WITH_PROCEDURE = (
+    CITY
+    + """\
+  - id: "1.d"
+    citation: "South City Code § 1(d)"
+    text: "The marshal may declare a dog a nuisance dog."
+    authority: {act: declare, designations: [nuisance], roles: [marshal]}
+procedure:
+  - id: declare
+    label: Declare the dog a nuisance dog
+    act: declare
+    opens_case: true
+    for: [nuisance]
+    provisions: ["1.d"]
+    inputs:
+      - {id: designation, kind: designation, label: Designation}
+    records: [declaration]
+  - id: send_notice
+    label: Send the notice
+    act: serve_notice
+    for: [nuisance]
+    roles: [marshal]
+    reading: "The code names no one; dogcase reads it as the marshal."
+    requires:
+      - {done: declare, provision: "1.b"}
+    inputs:
+      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}
+  - id: receive_request
+    label: Receive the request for a hearing
+    act: receive_hearing_request
+    for: [nuisance]
+    roles: [marshal]
+    reading: "The marshal receives it."
+    requires:
+      - {within: owner.request_hearing, provision: "1.b"}
+    inputs:
+      - {id: outcome, kind: outcome, label: Result, choices: [heard, dismissed]}
+    satisfies: [owner.request_hearing]
+"""
+)
+
+
+def _load(tmp_path, city: str) -> Library:
+    folder = write_invented_packs(tmp_path / "packs")
+    (folder / "north-state" / "pack.yaml").write_text(STATE, encoding="utf-8")
+    (folder / "south-city" / "pack.yaml").write_text(city, encoding="utf-8")
+    return Library(folder)
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_a_city_procedure_loads_and_runs(tmp_path):
+    j = _load(tmp_path, CITY_WITH_PROCEDURE).get("south-city")
+    steps = {s.id: s for s in j.procedure(dt.date(2024, 6, 1))}
+    assert list(steps) == ["declare", "send_notice", "receive_request"]
+    assert steps["send_notice"].roles_reading.startswith("The code names no one")
+    marshal = Actor("m1", frozenset({"marshal"}))
+    state = CaseState(None, dt.date(2024, 6, 1))
+    assert j.check_step("declare", state, marshal, noon("2024-06-02"), {"designation": "nuisance"}).allowed
+
+
+BROKEN_PROCEDURES = [
+    pytest.param(
+        "    label: Send the notice\n",
+        "    label: Send the notice\n    phase_name: notice\n",
+        "phase_name",
+        "unknown key 'phase_name'",
+        id="unknown step key",
+    ),
+    pytest.param(
+        "act: serve_notice", "act: post_notice", "act: post_notice", "must be one of", id="unknown act"
+    ),
+    pytest.param(
+        "records: notice_sent}",
+        "records: notice_mailed}",
+        "notice_mailed",
+        "must be one of",
+        id="unknown event",
+    ),
+    pytest.param(
+        "{within: owner.request_hearing,",
+        "{within: owner.request_appeal,",
+        "owner.request_appeal",
+        "unknown deadline 'owner.request_appeal'",
+        id="unknown deadline",
+    ),
+    pytest.param(
+        "{done: declare,",
+        "{done: declaration,",
+        "{done: declaration",
+        "unknown step 'declaration'",
+        id="unknown step",
+    ),
+    pytest.param(
+        '{done: declare, provision: "1.b"}',
+        '{done: declare, provision: "1.z"}',
+        '"1.z"',
+        "provision 'south-city:1.z'",
+        id="unknown provision",
+    ),
+    pytest.param(
+        '    roles: [marshal]\n    reading: "The code names',
+        '    documents: [warning]\n    roles: [marshal]\n    reading: "The code names',
+        "documents: [warning]",
+        "unknown notice 'warning'",
+        id="unknown notice",
+    ),
+    pytest.param(
+        '    reading: "The code names no one; dogcase reads it as the marshal."\n',
+        "",
+        "id: send_notice",
+        "roles and reading go together",
+        id="roles without reading",
+    ),
+    pytest.param(
+        "kind: date, label: Date sent",
+        "kind: calendar, label: Date sent",
+        "kind: calendar",
+        "must be one of date",
+        id="bad input kind",
+    ),
+    pytest.param(
+        '{done: declare, provision: "1.b"}',
+        '{outcome: {step: receive_request, in: [upheld]}, provision: "1.b"}',
+        "in: [upheld]",
+        "has no outcome 'upheld'",
+        id="outcome the step does not have",
+    ),
+    pytest.param(
+        '    roles: [marshal]\n    reading: "The code',
+        '    roles: [sheriff]\n    reading: "The code',
+        "roles: [sheriff]",
+        "unknown role 'sheriff'",
+        id="unknown role",
+    ),
+    pytest.param(
+        '    for: [nuisance]\n    roles: [marshal]\n    reading: "The code',
+        '    for: [feral]\n    roles: [marshal]\n    reading: "The code',
+        "for: [feral]",
+        "unknown designation 'feral'",
+        id="unknown designation",
+    ),
+    pytest.param(
+        '    provisions: ["1.d"]\n',
+        '    provisions: ["1.d"]\n    roles: [marshal]\n    reading: "x"\n',
+        'provisions: ["1.d"]',
+        "roles: is only for a step no provision empowers",
+        id="roles where a provision says who acts",
+    ),
+    pytest.param(
+        '    roles: [marshal]\n    reading: "The marshal receives it."\n',
+        "",
+        "act: receive_hearing_request",
+        "no provision says who may receive hearing request",
+        id="no one empowered and no reading",
+    ),
+    pytest.param(
+        '{done: declare, provision: "1.b"}',
+        '{done: declare, citation: "1.b"}',
+        "{done: declare, citation",
+        "unknown condition key 'citation'",
+        id="unknown condition key",
+    ),
+    pytest.param(
+        "    satisfies: [owner.request_hearing]\n",
+        "    satisfies: [owner.request_hearing]\n    closes_case: {outcomes: [withdrawn]}\n",
+        "closes_case",
+        "has no outcome 'withdrawn'",
+        id="closing on an outcome the step does not have",
+    ),
+    pytest.param(
+        "  - {id: marshal, label: City marshal}",
+        "  - {id: marshal, label: City marshal, staff: [dogcatcher]}",
+        "staff: [dogcatcher]",
+        "must be one of animal_control_officer",
+        id="unknown staff role",
+    ),
+    pytest.param(
+        "  - id: receive_request\n",
+        "  - id: declare\n",
+        "label: Receive the request",
+        "step id 'declare' is used twice",
+        id="a step id used twice",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "line_marker", "message"), BROKEN_PROCEDURES)
+def test_broken_procedure_names_file_line_and_rule(tmp_path, old, new, line_marker, message):
+    assert old in CITY_WITH_PROCEDURE, "the test's anchor text must exist in the pack"
+    text = CITY_WITH_PROCEDURE.replace(old, new, 1)
+    with pytest.raises(PackError) as caught:
+        _load(tmp_path, text)
+    error = caught.value
+    assert error.file.endswith("south-city/pack.yaml")
+    assert message in error.message, error.message
+    expected = _line_of(text, line_marker)
+    assert error.line is not None
+    assert abs(error.line - expected) <= 3, f"line {error.line}, expected about {expected}: {error}"
+
+
+# ------------------------------------------------------------------------------------------ staff roles
+
+
+@pytest.mark.parametrize(
+    ("jurisdiction", "staff", "pack_roles"),
+    [
+        (
+            "battle-lake-mn",
+            ["animal_control_officer"],
+            {"animal_control_officer", "animal_control_authority"},
+        ),
+        ("battle-lake-mn", ["police_officer"], {"law_enforcement_official"}),
+        ("battle-lake-mn", ["city_clerk"], {"city_clerk_treasurer"}),
+        ("battle-lake-mn", ["hearing_officer"], {"hearing_officer"}),
+        ("battle-lake-mn", ["council_clerk"], {"city_council"}),
+        ("battle-lake-mn", ["auditor"], set()),
+        ("tracy-mn", ["city_clerk"], {"city_administrator"}),
+        (
+            "tracy-mn",
+            ["police_officer"],
+            {"chief_of_police", "police_department", "law_enforcement_official"},
+        ),
+        ("tracy-mn", ["council_clerk"], {"city_council"}),
+        ("tracy-mn", ["city_clerk", "council_clerk"], {"city_administrator", "city_council"}),
+    ],
+)
+def test_staff_roles_act_as_pack_roles(jurisdiction, staff, pack_roles):
+    assert library().get(jurisdiction).pack_roles_for(staff) == frozenset(pack_roles)
+
+
+def test_an_unknown_staff_role_is_an_input_error():
+    with pytest.raises(InputError, match="unknown staff role 'mayor'"):
+        library().get("tracy-mn").pack_roles_for(["mayor"])
+
+
+# ------------------------------------------------------------------------------------------ layering
+
+
+def test_battle_lake_steps_carry_their_layer():
+    steps = {s.id: s for s in library().get("battle-lake-mn").procedure(dt.date(2024, 6, 1))}
+    assert steps["post_security"].layer == "state"
+    assert steps["hold_hearing"].layer == "city+state"
+    assert steps["schedule_hearing"].layer == "city"
+    assert steps["hold_hearing"].impartial
+    assert not steps["confirm_or_rescind"].impartial
+    ids = list(steps)
+    assert ids.index("post_security") == ids.index("seize") + 1  # the state step sits after its predecessor
+
+
+def test_city_conditions_come_first_and_the_same_state_test_is_not_repeated():
+    destroy = library().get("battle-lake-mn").step("destroy", dt.date(2024, 6, 1))
+    opportunity = [c for c in destroy.requires if c.test == "any"]
+    assert [c.provision for c in opportunity] == ["battle-lake-mn:K.destroy"]
+
+
+def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_open_under_state_law():
+    j = library().get("tracy-mn")
+    chief = Actor("chief", j.pack_roles_for(["police_officer"]))
+    undeclared = {
+        v.step.id for v in j.available_steps(CaseState(None, dt.date(2026, 5, 1)), chief, noon("2026-05-04"))
+    }
+    assert undeclared == {"classify", "declare"}
+    vicious = CaseState("vicious", dt.date(2026, 5, 1))
+    listed = {v.step.id for v in j.available_steps(vicious, chief, noon("2026-05-04"))}
+    assert "hold_classification_hearing" in listed
+    assert "hold_hearing" not in listed  # 347.541's hearing is for a state designation
+
+
+def test_the_tracy_council_hearing_is_not_the_state_impartial_hearing():
+    step = library().get("tracy-mn").step("hold_classification_hearing", dt.date(2026, 5, 1))
+    assert not step.impartial
+    assert step.final is False
+    assert library().get("tracy-mn").step("decide_classification_appeal", dt.date(2026, 5, 1)).final
+
+
+def test_procedure_is_read_as_in_force_on_the_day_before_the_city_text_only_the_state_steps():
+    steps = library().get("battle-lake-mn").procedure(dt.date(2018, 1, 1))
+    assert {s.layer for s in steps} == {"state"}
+    assert "confirm_or_rescind" not in {s.id for s in steps}
+
+
+def test_steps_as_dicts_are_json():
+    for jurisdiction in ("battle-lake-mn", "tracy-mn", "mn-statute"):
+        for step in library().get(jurisdiction).procedure(dt.date(2026, 1, 1)):
+            json.dumps(step.as_dict())
+
+
+# ------------------------------------------------------------------------------------------ forms
+
+
+def _declared(j, designation: str = "dangerous") -> CaseState:
+    return CaseState(
+        designation,
+        dt.date(2024, 5, 1),
+        (
+            TakenStep(
+                "declare",
+                noon("2024-05-02"),
+                "aco",
+                events={"declaration": dt.date(2024, 5, 2)},
+                inputs={"designation": designation, "basis": "bite"},
+            ),
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("inputs", "field", "rule"),
+    [
+        ({"served_on": "2024-05-03"}, "inputs.method", "required"),
+        (
+            {"served_on": "2024-13-03", "method": "personal", "served_owner": "A"},
+            "inputs.served_on",
+            "not a real date",
+        ),
+        (
+            {"served_on": "2024-05-03", "method": "pigeon", "served_owner": "A"},
+            "inputs.method",
+            "not allowed",
+        ),
+        (
+            {"served_on": "2024-05-03", "method": "personal", "served_owner": "A", "color": "red"},
+            "inputs.color",
+            "has no input",
+        ),
+    ],
+)
+def test_bad_inputs_name_the_field_and_the_rule(inputs, field, rule):
+    j = library().get("battle-lake-mn")
+    with pytest.raises(InputError) as caught:
+        j.validate_inputs("serve_notice", _declared(j), inputs, noon("2024-05-03"))
+    assert caught.value.field == field
+    assert rule in caught.value.rule
+
+
+def test_service_methods_come_from_the_notice_for_the_designation():
+    j = library().get("battle-lake-mn")
+    pdd = j.input_choices("serve_notice", _declared(j, "potentially_dangerous"), noon("2024-05-03"))
+    dangerous = j.input_choices("serve_notice", _declared(j, "dangerous"), noon("2024-05-03"))
+    assert {c["value"] for c in pdd["method"]} >= {"personal", "certified_mail"}
+    assert "posting_where_dog_kept" in {c["value"] for c in dangerous["method"]}
+    assert "certified_mail" not in {c["value"] for c in dangerous["method"]}
+
+
+def test_events_of_a_step_come_from_its_inputs_and_its_own_date():
+    j = library().get("battle-lake-mn")
+    cleaned = j.validate_inputs(
+        "hold_hearing", _declared(j), {"held_on": "2024-05-15", "closed_on": "2024-05-16"}, noon("2024-05-16")
+    )
+    assert j.events_of("hold_hearing", noon("2024-05-16"), cleaned) == {
+        "hearing_held": dt.date(2024, 5, 15),
+        "hearing_closed": dt.date(2024, 5, 16),
+    }
+    assert j.events_of("declare", noon("2024-05-02"), {"designation": "dangerous"}) == {
+        "declaration": dt.date(2024, 5, 2)
+    }
+
+
+def test_without_inputs_form_conditions_are_listed_not_refused():
+    j = library().get("battle-lake-mn")
+    clerk = Actor("clerk", j.pack_roles_for(["city_clerk"]))
+    verdict = j.check_step("issue_certificate", _declared(j), clerk, noon("2024-05-20"))
+    assert verdict.allowed
+    assert verdict.needs_inputs
+    refused = j.check_step("issue_certificate", _declared(j), clerk, noon("2024-05-20"), {})
+    assert not refused.allowed
+    assert set(refused.codes) == {"not_proven"}
+
+
+def test_at_must_be_timezone_aware():
+    j = library().get("battle-lake-mn")
+    with pytest.raises(InputError, match="timezone-aware"):
+        j.check_step("declare", CaseState(None, dt.date(2024, 5, 1)), Actor("a"), dt.datetime(2024, 5, 2, 12))  # noqa: DTZ001
+
+
+def test_an_unknown_step_is_an_input_error():
+    j = library().get("tracy-mn")
+    with pytest.raises(InputError, match="unknown step 'declare_vicious'"):
+        j.check_step("declare_vicious", CaseState(None, dt.date(2026, 5, 1)), Actor("a"), noon("2026-05-02"))
+
+
+def test_every_refusal_is_plain_english_with_a_citation():
+    j = library().get("battle-lake-mn")
+    nobody = Actor("n")
+    for verdict in j.available_steps(_declared(j), nobody, noon("2024-05-10")):
+        assert not verdict.allowed
+        for refusal in verdict.refusals:
+            assert refusal.reason.endswith((".", ")")), refusal.reason
+            assert refusal.provision and refusal.provision["citation"], refusal
+
+
+def test_the_law_of_the_step_date_applies_not_today():
+    """A step checked in 2019 reads the city text in force then: Battle Lake's (from 2018-12-11)."""
+    j = library().get("battle-lake-mn")
+    clerk = Actor("clerk", j.pack_roles_for(["city_clerk"]))
+    verdict = j.check_step(
+        "declare",
+        CaseState(None, dt.date(2019, 5, 1)),
+        clerk,
+        noon("2019-05-02"),
+        {"designation": "dangerous", "basis": "bite"},
+    )
+    assert verdict.codes == ["not_empowered"]
+    assert verdict.refusals[0].provision["provision"] == "battle-lake-mn:C.1"
+
+
+# ------------------------------------------------------------------------------------------ obligations
+
+
+def test_obligations_are_json_and_carry_their_citations():
+    j = library().get("battle-lake-mn")
+    obligations = j.obligations(_declared(j), noon("2024-05-10"))
+    assert obligations
+    for obligation in obligations:
+        json.dumps(obligation.as_dict())
+        if obligation.deadline_id:
+            assert obligation.citations
+
+
+def test_an_undetermined_deadline_says_why():
+    j = library().get("battle-lake-mn")
+    register = next(
+        o for o in j.obligations(_declared(j), noon("2024-05-10")) if o.deadline_id == "owner.register"
+    )
+    assert register.status == "undetermined"
+    assert "registration_trigger" in register.reason
+
+
+def test_the_city_setting_makes_the_registration_deadline_computable():
+    j = library().get("battle-lake-mn")
+    state = _declared(j)
+    state = CaseState(
+        state.designation, state.incident_date, state.taken, {"registration_trigger": "declaration"}
+    )
+    register = next(o for o in j.obligations(state, noon("2024-05-10")) if o.deadline_id == "owner.register")
+    assert (register.status, register.due) == ("open", dt.date(2024, 5, 16))
+
+
+def test_a_renewal_is_not_met_by_the_certificate_that_starts_it():
+    j = library().get("battle-lake-mn")
+    state = _declared(j)
+    cert = TakenStep(
+        "issue_certificate", noon("2024-05-20"), "clerk", events={"registration_issued": dt.date(2024, 5, 20)}
+    )
+    state = CaseState(state.designation, state.incident_date, (*state.taken, cert))
+    found = {o.deadline_id: o for o in j.obligations(state, noon("2024-06-01"))}
+    assert found["owner.renew_registration"].status == "open"
+    assert found["owner.renew_registration"].due == dt.date(2025, 5, 20)
