@@ -82,3 +82,17 @@ def auditor_client(login_as) -> Client:
 @pytest.fixture
 def administrator_client(login_as) -> Client:
     return login_as("administrator")
+
+
+@pytest.fixture
+def staff(make_staff_user):
+    """One user per role, working for both cities."""
+    return {
+        "officer": make_staff_user("animal_control_officer"),
+        "police": make_staff_user("police_officer"),
+        "clerk": make_staff_user("city_clerk"),
+        "hearing": make_staff_user("hearing_officer"),
+        "council": make_staff_user("council_clerk"),
+        "auditor": make_staff_user("auditor"),
+        "admin": make_staff_user("administrator"),
+    }

@@ -36,20 +36,6 @@ def on(day: int) -> str:
     return (DAY0 + dt.timedelta(days=day)).isoformat()
 
 
-@pytest.fixture
-def staff(make_staff_user):
-    """One user per role, working for both cities."""
-    return {
-        "officer": make_staff_user("animal_control_officer"),
-        "police": make_staff_user("police_officer"),
-        "clerk": make_staff_user("city_clerk"),
-        "hearing": make_staff_user("hearing_officer"),
-        "council": make_staff_user("council_clerk"),
-        "auditor": make_staff_user("auditor"),
-        "admin": make_staff_user("administrator"),
-    }
-
-
 def add_role(user, group: str) -> None:
     user.groups.add(Group.objects.get_or_create(name=group)[0])
     user.__dict__.pop("_dogcase_roles", None)  # the roles are cached per user object

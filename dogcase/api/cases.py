@@ -1,0 +1,226 @@
+"""Cases over HTTP, for staff: read a case, its obligations and timeline; take a legal act.
+
+Authenticated by the staff session (django-ninja's SessionAuth checks the CSRF token on every unsafe
+request); every record is checked against the user's cities, every act against the law pack, on the server.
+Errors keep the API's one shape, {"error": {"field", "rule"}}, with extra keys where they help:
+`refusals` (each reason with its citation) for an act the law does not allow, and `version` for a case that
+changed since the client read it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.utils import timezone
+from ninja import Field, Router, Schema, Status
+from ninja.security import SessionAuth
+
+from dogcase.api.errors import ErrorOut
+from dogcase.cases import acts
+from dogcase.cases.access import cities_of, law_actor
+from dogcase.cases.models import Case
+from dogcase.law import library
+
+router = Router(tags=["cases"], auth=SessionAuth())
+
+STAFF = "Staff only: log in first (session cookie); unsafe methods need the CSRF token (X-CSRFToken header)."
+
+
+class ObligationOut(Schema):
+    deadline: str
+    who: str
+    what: str
+    status: str
+    due: str | None
+    late: bool
+    citations: list[str]
+    consequences: list[str]
+
+
+class EventOut(Schema):
+    seq: int
+    at: str
+    actor: str
+    kind: str
+    act: str
+    summary: str
+    citation: str
+    layer: str
+
+
+class StepOut(Schema):
+    step: str
+    label: str
+    layer: str
+    allowed: bool
+    refusals: list[dict[str, Any]]
+
+
+class CaseOut(Schema):
+    number: str
+    jurisdiction: str
+    dog: str
+    designation: str | None
+    designation_in_effect: bool
+    status: str
+    stage: str
+    version: int
+
+
+class CaseDetailOut(CaseOut):
+    obligations: list[ObligationOut]
+    events: list[EventOut]
+    steps: list[StepOut]
+
+
+class StepIn(Schema):
+    version: int = Field(..., description="Case.version as read; a different current version is a 409.")
+    inputs: dict[str, Any] = Field(default_factory=dict, description="The step's inputs (see `steps`).")
+    idempotency_key: str | None = Field(
+        None, max_length=64, description="Send the same key again and the first result is returned."
+    )
+
+
+class StepResultOut(Schema):
+    event: EventOut
+    case: CaseOut
+    replayed: bool
+
+
+def _error(status: int, field: str, rule: str, **extra) -> Status:
+    return Status(status, {"error": {"field": field, "rule": rule, **extra}})
+
+
+def _case_out(case: Case) -> dict[str, Any]:
+    return {
+        "number": case.number,
+        "jurisdiction": case.jurisdiction,
+        "dog": case.dog.name,
+        "designation": case.designation or None,
+        "designation_in_effect": case.designation_in_effect,
+        "status": case.status,
+        "stage": case.stage,
+        "version": case.version,
+    }
+
+
+def _event_out(e) -> dict[str, Any]:
+    return {
+        "seq": e.seq,
+        "at": e.at.isoformat(),
+        "actor": e.actor_name,
+        "kind": e.kind,
+        "act": e.act,
+        "summary": e.summary,
+        "citation": e.citation,
+        "layer": e.layer,
+    }
+
+
+def _get_case(request, number: str) -> Case:
+    case = (
+        Case.objects.select_related("dog", "incident")
+        .filter(number=number, jurisdiction__in=cities_of(request.user))
+        .first()
+    )
+    if case is None:  # another city's case is as absent as a case that does not exist
+        raise LookupError(number)
+    return case
+
+
+@router.get(
+    "/cases", response=list[CaseOut], summary="The open and closed cases of your cities", description=STAFF
+)
+def list_cases(request, status: str | None = None, q: str | None = None):
+    cases = Case.objects.select_related("dog").filter(jurisdiction__in=cities_of(request.user))
+    if status:
+        cases = cases.filter(status=status)
+    if q:
+        cases = cases.filter(Q(number__icontains=q) | Q(dog__name__icontains=q))
+    return [_case_out(c) for c in cases[:200]]
+
+
+@router.get(
+    "/cases/{number}",
+    response={200: CaseDetailOut, 404: ErrorOut},
+    summary="A case: its obligations, timeline and the steps you may take",
+    description=STAFF,
+)
+def get_case(request, number: str):
+    try:
+        case = _get_case(request, number)
+    except LookupError:
+        return _error(404, "number", "no such case in your cities")
+    j = library().get(case.jurisdiction)
+    now = timezone.now()
+    state = acts.case_state(case)
+    steps = [
+        {
+            "step": v.step.id,
+            "label": v.step.label,
+            "layer": v.step.layer,
+            "allowed": v.allowed,
+            "refusals": [
+                {"reason": r.reason, "citation": (r.provision or {}).get("citation", ""), "code": r.code}
+                for r in v.refusals
+            ],
+        }
+        for v in j.available_steps(state, law_actor(request.user, case.jurisdiction), now)
+    ]
+    obligations = [
+        {
+            "deadline": o.deadline_id,
+            "who": o.who,
+            "what": o.what,
+            "status": o.status,
+            "due": (o.due_at or o.due_date).isoformat() if (o.due_at or o.due_date) else None,
+            "late": o.late,
+            "citations": [c.get("citation", "") for c in o.citations],
+            "consequences": [c.get("what", "") for c in o.consequences],
+        }
+        for o in case.obligations.all()
+    ]
+    return {
+        **_case_out(case),
+        "obligations": obligations,
+        "events": [_event_out(e) for e in case.events.order_by("seq")],
+        "steps": steps,
+    }
+
+
+@router.post(
+    "/cases/{number}/steps/{step_id}",
+    response={201: StepResultOut, 200: StepResultOut, 403: ErrorOut, 404: ErrorOut, 409: dict, 422: ErrorOut},
+    summary="Take a legal act on the case",
+    description=STAFF
+    + " 409 with `refusals` when the law does not allow the step (each reason with its citation), 409 with "
+    "`version` when the case changed since you read it, 422 naming the input that is wrong.",
+)
+def take_step(request, number: str, step_id: str, payload: StepIn):
+    try:
+        case = _get_case(request, number)
+    except LookupError:
+        return _error(404, "number", "no such case in your cities")
+    try:
+        result = acts.take_step(
+            case,
+            step_id,
+            actor=request.user,
+            inputs=payload.inputs,
+            expected_version=payload.version,
+            idempotency_key=payload.idempotency_key,
+        )
+    except acts.InvalidInput as exc:
+        return _error(422, f"inputs.{exc.field}", exc.rule)
+    except acts.StaleCase as exc:
+        return _error(409, "version", str(exc), version=exc.case.version)
+    except acts.Refused as exc:
+        return _error(409, "step", str(exc), refusals=exc.refusals)
+    except PermissionDenied as exc:
+        return _error(403, "user", str(exc) or "not allowed")
+    return Status(
+        200 if result.replayed else 201,
+        {"event": _event_out(result.event), "case": _case_out(result.case), "replayed": result.replayed},
+    )
