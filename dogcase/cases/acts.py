@@ -174,7 +174,9 @@ def _satisfier_roles(j, on: dt.date) -> dict[str, str]:
     return {k: "," + ",".join(sorted(v)) + "," for k, v in out.items()}
 
 
-def recompute_obligations(case: Case, *, at: dt.datetime, state: CaseState | None = None) -> list[dict]:
+def recompute_obligations(
+    case: Case, *, at: dt.datetime, state: CaseState | None = None, actor=None
+) -> list[dict]:
     """Bring the case's obligation rows in line with the law engine; return what changed (for the audit)."""
     j = jurisdiction_of(case)
     state = state or case_state(case)
@@ -232,12 +234,17 @@ def recompute_obligations(case: Case, *, at: dt.datetime, state: CaseState | Non
                 setattr(row, k, v)
             row.updated_at = at
             row.save()
+            if actor is not None and ob.status != "overdue":
+                # the act that met (or ended) the obligation also settles the tasks it had raised
+                Task.objects.filter(obligation=row, done_at__isnull=True).update(done_at=at, done_by=actor)
     for deadline_id, row in existing.items():
         if deadline_id not in seen and row.status != "withdrawn":
             changes.append({"deadline": deadline_id, "old_status": row.status, "status": "withdrawn"})
             row.status = "withdrawn"
             row.updated_at = at
             row.save(update_fields=["status", "updated_at"])
+            if actor is not None:
+                Task.objects.filter(obligation=row, done_at__isnull=True).update(done_at=at, done_by=actor)
     return changes
 
 
@@ -371,7 +378,7 @@ def take_step(
         locked.updated_at = at
         locked.save()
         _apply_dog_status(locked, recorded)
-        recompute_obligations(locked, at=at)
+        recompute_obligations(locked, at=at, actor=actor)
     return StepResult(event, locked)
 
 
@@ -923,33 +930,28 @@ def sweep(*, at: dt.datetime | None = None, jurisdiction: str | None = None) -> 
 
 
 def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:
+    """A task for the overdue obligation, and one for each act the law attaches to it; each raised once."""
     due = ob.due_at or ob.due_date
     citation = "; ".join(c.get("citation", "") for c in ob.citations)
-    who = "The owner" if ob.who == "owner" else "The city"
-    items = [
-        (
-            f"{case.pk}:{ob.deadline_id}:{_iso(due)}",
-            f"Overdue since {_iso(due)}: {who.lower()} had to {ob.what}",
-            citation,
-        )
-    ]
+    who = "the owner" if ob.who == "owner" else "the city"
+    base = f"{case.pk}:{ob.deadline_id}:{_iso(due)}"
+    items = [(base, f"Overdue since {_iso(due)}: {who} had to {ob.what}", citation, ob.staff_roles)]
     for c in ob.consequences:
         cite = (c.get("provision") or {}).get("citation", "")
-        items.append(
-            (f"{case.pk}:{ob.deadline_id}:{_iso(due)}:{c.get('id') or cite}", c.get("what", ""), cite)
-        )
+        key = f"{base}:{c.get('trigger') or cite}"
+        items.append((key, c.get("what", ""), cite, _consequence_roles(case, c.get("act"), at)))
     raised = 0
-    for key, text, cite in items:
+    for key, text, cite, roles in items:
         if Task.objects.filter(key=key).exists():
             continue
         Task.objects.create(
             case=case,
             jurisdiction=case.jurisdiction,
             obligation=ob,
-            key=key,
+            key=key[:200],
             text=text[:500],
             citation=cite[:500],
-            staff_roles=ob.staff_roles or _consequence_roles(case),
+            staff_roles=roles,
             created_at=at,
         )
         append_event(
@@ -966,8 +968,17 @@ def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:
     return raised
 
 
-def _consequence_roles(case: Case) -> str:
-    return ",animal_control_officer,police_officer,"
+def _consequence_roles(case: Case, act: str | None, at: dt.datetime) -> str:
+    """ ",role,role," of the staff roles who can take the act the law attaches (e.g. seize), from the pack."""
+    if not act:
+        return ""
+    j = jurisdiction_of(case)
+    pack_roles: set[str] = set()
+    for step in j.procedure(timezone.localtime(at).date()):
+        if step.act == act:
+            pack_roles.update(step.roles)
+    staff = staff_roles_for_pack_roles(j.id, pack_roles)
+    return "," + ",".join(sorted(staff)) + "," if staff else ""
 
 
 def complete_task(task: Task, *, actor, at: dt.datetime | None = None) -> Task:

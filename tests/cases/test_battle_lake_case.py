@@ -283,3 +283,12 @@ def test_the_sweep_raises_overdue_obligations_and_what_the_law_attaches_once(sto
     again = acts.sweep(at=at(41))
     assert again.tasks_raised == 0
     assert s.case.tasks.count() == len(texts)
+    # the owner's proof of sterilization meets the obligation and settles the tasks it had raised
+    s.step("record_sterilization", "officer", 42, sterilized_on=on(41), veterinarian="Lakes Area Vet Clinic")
+    sterilize = s.case.obligations.get(deadline_id="owner.sterilize")
+    assert sterilize.status == "met" and sterilize.late
+    open_tasks = s.case.tasks.filter(obligation=sterilize, done_at__isnull=True)
+    assert not open_tasks.exists()
+    assert s.case.tasks.filter(obligation=sterilize, done_by__username="officer").exists()
+    seize_tasks = s.case.tasks.filter(text__startswith="Seizure authorized")
+    assert all(",animal_control_officer," in t.staff_roles for t in seize_tasks)
