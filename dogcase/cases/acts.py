@@ -588,6 +588,7 @@ def record_premises(
     postal_code: str = "",
     tenure: str = Premises.Tenure.UNKNOWN,
     landlord: Person | None = None,
+    idempotency_key: str | None = None,
     at: dt.datetime | None = None,
 ) -> Premises:
     """Record where a dog is kept, and its landlord when the premises are rented (§ 90.15 (N))."""
@@ -601,6 +602,9 @@ def record_premises(
     at = at or now()
     with transaction.atomic():
         _lock()
+        replay = _replayed(idempotency_key, act="record_premises")
+        if replay is not None:
+            return Premises.objects.get(pk=replay.data["id"])
         premises = Premises.objects.create(
             jurisdiction=jurisdiction,
             street=street,
@@ -624,6 +628,7 @@ def record_premises(
                 "landlord": landlord and landlord.pk,
             },
             at=at,
+            key=idempotency_key,
         )
     return premises
 

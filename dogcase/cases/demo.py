@@ -272,7 +272,7 @@ def battle_lake() -> list[Story]:
                 (
                     "decide_appeal",
                     "hearing",
-                    50,
+                    48,
                     {
                         "outcome": "upheld",
                         "method": "registered_mail",
@@ -280,7 +280,7 @@ def battle_lake() -> list[Story]:
                         "copy_to_authority": True,
                     },
                 ),
-                ("recommend", "hearing", 50, {"outcome": "confirm"}),
+                ("recommend", "hearing", 48, {"outcome": "confirm"}),
                 ("confirm_or_rescind", "council", 40, {"outcome": "confirmed", "resolution": "Res. 2026-41"}),
             ],
         ),
@@ -494,7 +494,7 @@ def tracy() -> list[Story]:
                 ("notify_classification", "clerk", 37, {"sent_on": d(37), "certified_mail": True}),
                 ("receive_classification_appeal", "clerk", 35, {"received_on": d(35)}),
                 ("hold_classification_hearing", "council", 30, {"held_on": d(30)}),
-                ("decide_classification_appeal", "council", 29, {"outcome": "upheld", "notified_on": d(28)}),
+                ("decide_classification_appeal", "council", 28, {"outcome": "upheld", "notified_on": d(28)}),
             ],
         ),
     ]

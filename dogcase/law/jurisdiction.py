@@ -223,10 +223,13 @@ class Jurisdiction:
         inputs: Mapping[str, Any],
         at: dt.datetime | None = None,
     ) -> dict[str, Any]:
-        """The step's form cleaned (dates, instants, choices from the law); raises InputError(field, rule)."""
+        """The step's form cleaned (dates, instants, choices from the law); raises InputError(field, rule).
+
+        With `at` (the moment the step is taken), a fact date may not be after it; a fact date may never be
+        before the case's incident."""
         day = self._procedure_day(state, at)
         step = self._procedure.step(step_id, day)
-        return self._procedure.validate_inputs(step, state, inputs, day)
+        return self._procedure.validate_inputs(step, state, inputs, day, at=at)
 
     def input_choices(
         self, step_id: str, state: CaseState, at: dt.datetime | None = None
@@ -502,6 +505,16 @@ class Jurisdiction:
         for deadline_id, versions in by_id.items():
             first = versions[0].effect
             who, kind = first["who"], first.get("kind", "due")
+            right = bool(first.get("right"))
+            for version in versions[1:]:
+                if bool(version.effect.get("right")) != right:
+                    raise PackError(
+                        version.file,
+                        version.effect_line or version.line,
+                        f"deadline {deadline_id!r}: right: is {bool(version.effect.get('right'))} here but "
+                        f"{right} in {versions[0].file}:{versions[0].effect_line or versions[0].line}; "
+                        "every provision setting the same deadline must agree whether it is a right",
+                    )
             steps = []
             for version in versions:
                 e = version.effect
@@ -546,6 +559,7 @@ class Jurisdiction:
             plans[deadline_id] = _DeadlinePlan(
                 who=who,
                 kind=kind,
+                right=right,
                 what=first["what"],
                 later=later,
                 steps=tuple(steps),
@@ -820,6 +834,7 @@ class _DeadlinePlan:
     later: bool
     steps: tuple[_DeadlineStep, ...]
     notes: dict[tuple[str, ...], tuple[dict[str, Any], ...]]
+    right: bool = False  # the owner's right (lapses unused), not a duty (overdue)
 
 
 _VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}

@@ -129,6 +129,11 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
                         f"unit {d['period']['unit']} cannot be counted with {d['counting']}; "
                         f"allowed: {', '.join(sorted(ALLOWED_COUNTING[d['period']['unit']]))}"
                     )
+                if d.get("right") and d["who"] != "owner":
+                    raise Where(display, d.line_of("right"), f"{where.path}.deadline.right").fail(
+                        "right: true is for the owner's rights (a time to use a right, which lapses); "
+                        f"this deadline is the {d['who']}'s"
+                    )
             if effect_kind in ("ground", "exemption"):
                 when = vraw[effect_kind]["when"]
                 facts.check_condition(

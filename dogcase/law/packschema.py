@@ -306,6 +306,7 @@ STEP_INPUT = Record(
         "required": BOOL,
         "choices": ListOf(ID, min_items=1, unique=True),
         "help": STR,
+        "when": OneOf("past", "future"),
     },
 )
 STEP = Record(
@@ -320,6 +321,7 @@ STEP = Record(
         "roles": ListOf(ID, min_items=1, unique=True),
         "reading": STR,
         "administrative": BOOL,
+        "dated_by": ID,
         "requires": ListOf(STEP_CONDITION),
         "inputs": ListOf(STEP_INPUT),
         "records": ListOf(OneOf(*EVENTS), unique=True),
@@ -377,7 +379,12 @@ EFFECTS: dict[str, Spec] = {
             "period": PERIOD,
             "counting": OneOf(*COUNTINGS),
         },
-        optional={"kind": OneOf("due", "not_before"), "for": DESIGNATION_IDS, "repeat": PERIOD},
+        optional={
+            "kind": OneOf("due", "not_before"),
+            "for": DESIGNATION_IDS,
+            "repeat": PERIOD,
+            "right": BOOL,
+        },
     ),
     "requirement": Record(
         required={"id": ID, "for": DESIGNATION_IDS, "what": STR},
@@ -582,6 +589,7 @@ CASES = Record(
                                             "open",
                                             "met",
                                             "overdue",
+                                            "lapsed",
                                             "not_yet",
                                             "available",
                                             "withdrawn",

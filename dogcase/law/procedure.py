@@ -117,6 +117,13 @@ class Input:
     records: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
     help: str | None = None
+    when: str = "past"  # past: a fact that has happened | future: a date that may lie ahead (scheduled)
+
+    @property
+    def is_fact(self) -> bool:
+        """A date of something that has happened (records an event, not a scheduled date): it may not be
+        after the moment the step is recorded nor before the incident, and it can date the step."""
+        return bool(self.records) and self.kind in ("date", "datetime") and self.when != "future"
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -125,6 +132,7 @@ class Input:
             "label": self.label,
             "required": self.required,
             "records": list(self.records),
+            "when": self.when,
         }
         if self.choices:
             out["choices"] = list(self.choices)
@@ -157,6 +165,7 @@ class StepDef:
     satisfies: tuple[str, ...]
     closes_case: bool | tuple[str, ...]
     ends_designation: bool | tuple[str, ...]
+    dated_by: str | None  # the input whose value is the step's legal date, or "at"; None: the default rule
     notes: tuple[tuple[str, str | None], ...]  # (text, provision key)
     imposes: tuple[tuple[str, str | None, str | None], ...]  # (requirement, until step, provision key)
     in_force: InForce
@@ -213,6 +222,11 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
             records = (records,) if isinstance(records, str) else tuple(records)
             if records and kind not in ("date", "datetime"):
                 raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
+            if "when" in raw_input and not records:
+                raise iwhere.fail(
+                    "when: is for a date or datetime input that records an event (past: a fact; future: a "
+                    "scheduled date)"
+                )
             inputs.append(
                 Input(
                     id=raw_input["id"],
@@ -222,10 +236,19 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     records=records,
                     choices=tuple(raw_input.get("choices", ())),
                     help=raw_input.get("help"),
+                    when=raw_input.get("when", "past"),
                 )
             )
         if sum(1 for i in inputs if i.kind == "outcome") > 1:
             raise here.fail(f"step {sid!r} has more than one outcome input")
+        dated_by = item.get("dated_by")
+        if dated_by is not None and dated_by != "at":
+            target = next((i for i in inputs if i.id == dated_by), None)
+            if target is None or not target.is_fact:
+                raise here.at("dated_by", item.line_of("dated_by")).fail(
+                    f"step {sid!r}: dated_by: {dated_by!r} must name a date or datetime input of the step that "
+                    "records an event and is not when: future (or be `at`, the moment the step is recorded)"
+                )
         if item.get("opens_case") and not any(i.kind == "designation" for i in inputs):
             raise here.fail(f"step {sid!r} opens the case: it needs a designation input")
         outcomes = next((i.choices for i in inputs if i.kind == "outcome"), ())
@@ -290,6 +313,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 satisfies=tuple(item.get("satisfies", ())),
                 closes_case=flags["closes_case"],  # type: ignore[arg-type]
                 ends_designation=flags["ends_designation"],  # type: ignore[arg-type]
+                dated_by=dated_by,
                 notes=tuple(
                     (" ".join(n["text"].split()), ref(n["provision"], here) if "provision" in n else None)
                     for n in item.get("notes", ())
@@ -447,6 +471,18 @@ class Step:
     impartial_by_designation: Mapping[str, dict[str, Any] | None] = field(default_factory=lambda: _EMPTY)
     final_by_designation: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
     layers: tuple[str, ...] = ()  # the packs that wrote it
+    dated_by: str | None = None  # as written (`dated_by:`); see legal_input
+
+    @property
+    def legal_input(self) -> Input | None:
+        """The input whose value is the step's legal date (the date of the fact the step records): the one
+        `dated_by` names, else the first input that records a past fact; None: the step is dated by `at`."""
+        if self.dated_by == "at":
+            return None
+        for item in self.inputs:
+            if item.is_fact and (self.dated_by is None or item.id == self.dated_by):
+                return item
+        return None
 
     def applies_to(self, designation: str | None) -> bool:
         if self.opens_case:
@@ -487,6 +523,7 @@ class Step:
             "closes_case": _flag_dict(self.closes_case),
             "ends_designation": _flag_dict(self.ends_designation),
             "notes": [dict(n) for n in self.notes],
+            "dated_by": self.legal_input.id if self.legal_input else "at",
         }
 
 
@@ -536,7 +573,7 @@ class Obligation:
     kind: str  # due | not_before | window | ongoing
     what: str
     due: dt.date | dt.datetime | None
-    status: str  # open | met | overdue | not_yet | available | withdrawn | undetermined
+    status: str  # open | met | overdue | lapsed | not_yet | available | withdrawn | undetermined
     met_by: str | None = None
     late: bool = False
     citations: tuple[dict[str, Any], ...] = ()
@@ -546,6 +583,7 @@ class Obligation:
     answer: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     reason: str | None = None
     requirement: str | None = None
+    right: bool = False  # the owner's right: unused at the end of its time it is `lapsed`, not `overdue`
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -553,6 +591,7 @@ class Obligation:
             "requirement": self.requirement,
             "who": self.who,
             "kind": self.kind,
+            "right": self.right,
             "what": self.what,
             "due": self.due.isoformat() if self.due else None,
             "status": self.status,
@@ -896,6 +935,7 @@ class ProcedureEngine:
                 impartial_by_designation=MappingProxyType(impartial_by),
                 final_by_designation=MappingProxyType(final_by),
                 layers=tuple(d.pack for d in live),
+                dated_by=main.dated_by,
             )
         return out
 
@@ -943,15 +983,24 @@ class ProcedureEngine:
                                 )
                 out[item.id] = methods
             elif item.kind == "proofs":
-                out[item.id] = [
-                    {
-                        "value": rid,
-                        "label": v.effect["what"],
-                        "condition_of_registration": bool(v.effect.get("condition_of_registration")),
-                        "provision": v.cite(),
-                    }
-                    for rid, v in self._requirements_for(designation, day).items()
-                ]
+                # one definition with the `proven` test: a condition of registration is a requirement that a
+                # provision of any layer, in force and reaching the designation, makes one
+                conditions = self._registration_conditions(designation, day)
+                proofs = []
+                for rid, v in self._requirements_for(designation, day).items():
+                    shown = (
+                        conditions[rid][-1] if rid in conditions else v
+                    )  # as the `proven` refusal names it
+                    proofs.append(
+                        {
+                            "value": rid,
+                            "label": shown.effect["what"],
+                            "condition_of_registration": rid in conditions,
+                            "provision": shown.cite(),
+                            "provisions": [c.cite() for c in conditions.get(rid, ())] or [v.cite()],
+                        }
+                    )
+                out[item.id] = proofs
             elif item.kind == "seizure_ground":
                 out[item.id] = [
                     {"value": tid, "label": v.effect["what"], "provision": v.cite()}
@@ -993,9 +1042,19 @@ class ProcedureEngine:
         return out
 
     def validate_inputs(
-        self, step: Step, state: CaseState, inputs: Mapping[str, Any], day: dt.date, *, partial: bool = False
+        self,
+        step: Step,
+        state: CaseState,
+        inputs: Mapping[str, Any],
+        day: dt.date,
+        *,
+        partial: bool = False,
+        at: dt.datetime | None = None,
     ) -> dict[str, Any]:
-        """The step's form, cleaned: dates, instants, choices from the law. Raises InputError(field, rule)."""
+        """The step's form, cleaned: dates, instants, choices from the law. Raises InputError(field, rule).
+
+        A fact date (an input that records an event and is not `when: future`) may not be after `at`, the
+        moment the step is recorded (not checked when `at` is not given), nor before the incident."""
         if not isinstance(inputs, Mapping):
             raise InputError("inputs", "must be an object mapping input ids to values")
         known = {i.id: i for i in step.inputs}
@@ -1015,7 +1074,30 @@ class ProcedureEngine:
                     raise InputError(name, f"required: {item.label}")
                 continue
             out[item.id] = _clean(item, value, name, choices.get(item.id))
+            if item.is_fact:
+                self._check_fact_date(item, out[item.id], state, at)
         return out
+
+    def _check_fact_date(self, item: Input, value: Any, state: CaseState, at: dt.datetime | None) -> None:
+        tz = self.j.tz
+        local = value.astimezone(tz).date() if isinstance(value, dt.datetime) else value
+        if at is not None:
+            if isinstance(value, dt.datetime):
+                if value > at:
+                    raise InputError(
+                        f"inputs.{item.id}",
+                        f"cannot be after the time it is recorded ({clock.format_time(at.astimezone(tz))})",
+                    )
+            elif value > at.astimezone(tz).date():
+                raise InputError(
+                    f"inputs.{item.id}",
+                    f"cannot be after the day it is recorded ({clock.format_date(at.astimezone(tz).date())})",
+                )
+        if local < state.incident_date:
+            raise InputError(
+                f"inputs.{item.id}",
+                f"cannot be before the incident of the case ({clock.format_date(state.incident_date)})",
+            )
 
     def events_of(
         self, step: Step, at: dt.datetime, cleaned: Mapping[str, Any]
@@ -1044,7 +1126,7 @@ class ProcedureEngine:
         step = self.step(step_id, day)
         cleaned: dict[str, Any] | None = None
         if inputs is not None:
-            cleaned = self.validate_inputs(step, state, inputs, day, partial=True)
+            cleaned = self.validate_inputs(step, state, inputs, day, partial=True, at=at)
         ctx = _Context(self, state, actor, at, day, cleaned)
         return ctx.verdict(step)
 
@@ -1218,16 +1300,71 @@ class _Context:
                 last = t
         if last is None:
             return None
-        start = last.at.astimezone(self.j.tz).date()
+        start = self.legal_of_taken(last)
+        if isinstance(start, dt.datetime):
+            start = start.astimezone(self.j.tz).date()
         return clock.compute(
             start, repeat["amount"], repeat["unit"], "no_roll", self.j.calendar, self.j.tz
         ).value
 
     def before(self, due: dt.date | dt.datetime) -> bool:
         """Is `at` on or before the due date (or instant)?"""
+        return self.on_or_before(self.at, due)
+
+    def on_or_before(self, when: dt.date | dt.datetime, due: dt.date | dt.datetime) -> bool:
+        """Is `when` (an instant, or a day) on or before the due date (or instant)? A day against an instant
+        compares the local day of the instant."""
+        tz = self.j.tz
         if isinstance(due, dt.datetime):
-            return self.at <= due
-        return self.day <= due
+            if isinstance(when, dt.datetime):
+                return when <= due
+            return when <= due.astimezone(tz).date()
+        local = when.astimezone(tz).date() if isinstance(when, dt.datetime) else when
+        return local <= due
+
+    def on_or_after(self, when: dt.date | dt.datetime, due: dt.date | dt.datetime) -> bool:
+        """Is `when` on or after the (not before) date or instant?"""
+        tz = self.j.tz
+        if isinstance(due, dt.datetime):
+            if isinstance(when, dt.datetime):
+                return when >= due
+            return when >= due.astimezone(tz).date()
+        local = when.astimezone(tz).date() if isinstance(when, dt.datetime) else when
+        return local >= due
+
+    # ---------------------------------------------------------------- legal dates
+
+    @staticmethod
+    def legal_of_inputs(step: Step, inputs: Mapping[str, Any] | None) -> dt.date | dt.datetime | None:
+        """The step's legal date from its (cleaned) form, or None when the form does not give it."""
+        item = step.legal_input
+        if item is None or not inputs:
+            return None
+        value = inputs.get(item.id)
+        return value if isinstance(value, dt.date) else None
+
+    def legal_of_taken(self, taken: TakenStep) -> dt.date | dt.datetime:
+        """The legal date of a taken step: the (corrected) date of the fact its dating input recorded; else
+        the moment it was recorded."""
+        step = self._step_as_taken(taken)
+        item = step.legal_input if step is not None else None
+        if item is None:
+            return taken.at
+        index = step.inputs.index(item)
+        later = {e for other in step.inputs[index + 1 :] for e in other.records}
+        owned = [e for e in item.records if e not in later] or list(item.records)
+        value = taken.events.get(owned[0])
+        if isinstance(value, dt.date):
+            return value
+        raw = (taken.inputs or {}).get(item.id)
+        if isinstance(raw, dt.date):
+            return raw
+        if isinstance(raw, str):
+            try:
+                return dt.datetime.fromisoformat(raw) if "T" in raw else dt.date.fromisoformat(raw)
+            except ValueError:
+                pass
+        return taken.at
 
     def cite(self, key: str | None) -> dict[str, Any] | None:
         return self.engine._cite(key, self.day)
@@ -1236,6 +1373,11 @@ class _Context:
 
     def verdict(self, step: Step) -> Verdict:
         self._undetermined_within = ()
+        self._pending = {}
+        self.legal = self.legal_of_inputs(step, self.inputs)
+        # without the form, the date that judges the step's deadlines is not known yet (only that it is not
+        # after `at`): a condition that `at` does not settle waits for the form
+        self.legal_pending = self.inputs is None and step.legal_input is not None
         refusals: list[Refusal] = []
         notes: list[str] = []
         designation = self.state.designation
@@ -1272,7 +1414,7 @@ class _Context:
         for cond in step.requires:
             result, found = self.evaluate(cond, step, None)
             if result is None:
-                needs.append(cond.why or self.reason_of(cond, step))
+                needs.append(cond.why or self._pending.get(id(cond)) or self.reason_of(cond, step))
             elif not result:
                 refusals += found
         for did in self._undetermined_within:
@@ -1283,6 +1425,9 @@ class _Context:
         return Verdict(not refusals, tuple(refusals), step, tuple(needs), tuple(notes))
 
     _undetermined_within: tuple[str, ...] = ()
+    _pending: dict[int, str]
+    legal: dt.date | dt.datetime | None = None
+    legal_pending = False
 
     def designation_for(self, step: Step) -> tuple[str, ...]:
         if self.state.designation is not None:
@@ -1385,6 +1530,17 @@ class _Context:
         if test in _INPUT_TESTS and self.inputs is None:
             return None, []
         ok, refusals = self._leaf(cond, step, cite, code)
+        if self.legal_pending and test in _DEADLINE_TESTS and (ok is (test != "within")):
+            # `at` does not settle it: the legal date (the form's, not after `at`) may be earlier
+            item = step.legal_input
+            due = self.due_value(cond.arg)
+            plan = self.j._deadline_plans[cond.arg]
+            word = {"within": "on or before", "from": "on or after", "after": "after"}[test]
+            self._pending[id(cond)] = (
+                f"Checked with the form: “{item.label}” must be {word} {_when(due, self.j)} "
+                f"(the time to {plan.what})."
+            )
+            return None, []
         return ok, refusals
 
     def _leaf(self, cond: Condition, step: Step, cite, code) -> tuple[bool, list[Refusal]]:
@@ -1412,13 +1568,15 @@ class _Context:
                     f"Cannot tell yet when this is allowed: the date for “{what}” cannot be computed ({reasons}).",
                     c="undetermined",
                 )
+            # judged by the step's legal date (the date of the fact it records), else by `at`
+            when = self.legal if self.legal is not None else self.at
             if test == "within":
-                return (True, []) if self.before(due) else refuse(_default_reason(self, cond, step, due))
-            if test == "from":
-                allowed = self.at >= due if isinstance(due, dt.datetime) else self.day >= due
-                return (True, []) if allowed else refuse(_default_reason(self, cond, step, due))
-            # after: only once the due date (or instant) has passed
-            return refuse(_default_reason(self, cond, step, due)) if self.before(due) else (True, [])
+                ok = self.on_or_before(when, due)
+            elif test == "from":
+                ok = self.on_or_after(when, due)
+            else:  # after: only once the due date (or instant) has passed
+                ok = not self.on_or_before(when, due)
+            return (True, []) if ok else refuse(_default_reason(self, cond, step, due))
         if test in ("outcome", "not_outcome"):
             taken = self.latest(arg["step"])
             has = taken is not None and taken.outcome in arg["in"]
@@ -1537,7 +1695,7 @@ class _Context:
             due = self.due_value(did)
             anchor = self._anchor(present)
             met_by, met_at = self._met(did, anchor, plan)
-            status, late, reason = self._status(plan.kind, due, answer, met_at)
+            status, late, reason = self._status(plan, due, answer, met_at)
             if met_by is None and withdrawn_by is not None and status != "met":
                 status = "withdrawn"
                 reason = (
@@ -1556,7 +1714,8 @@ class _Context:
                     late=late,
                     citations=citations,
                     rule=answer.get("rule", ""),
-                    consequences=self._consequences(did),
+                    consequences=() if plan.right else self._consequences(did),
+                    right=plan.right,
                     notes=tuple(answer.get("notes", ())),
                     answer=MappingProxyType(dict(answer)),
                     reason=reason
@@ -1595,22 +1754,29 @@ class _Context:
                 return t.step, t
         return None, None
 
-    def _status(self, kind: str, due, answer, met_at: TakenStep | None) -> tuple[str, bool, str | None]:
+    def _status(self, plan, due, answer, met_at: TakenStep | None) -> tuple[str, bool, str | None]:
+        kind = plan.kind
         if met_at is not None:
             late = False
             if due is not None and kind == "due":
-                late = (
-                    (met_at.at > due)
-                    if isinstance(due, dt.datetime)
-                    else met_at.at.astimezone(self.j.tz).date() > due
-                )
+                # judged by the date of the fact (the step's legal date), not when staff recorded it
+                late = not self.on_or_before(self.legal_of_taken(met_at), due)
             return "met", late, None
         if due is None:
             return "undetermined", False, None
         if kind == "not_before":
             reached = self.at >= due if isinstance(due, dt.datetime) else self.day >= due
             return ("available" if reached else "not_yet"), False, None
-        return ("open" if self.before(due) else "overdue"), False, None
+        if self.before(due):
+            return "open", False, None
+        if plan.right:
+            return (
+                "lapsed",
+                False,
+                f"The owner's time to {plan.what} ended on {_when(due, self.j)} unused; it was a right, not a "
+                "duty.",
+            )
+        return "overdue", False, None
 
     def _consequences(self, did: str) -> tuple[dict[str, Any], ...]:
         designation = self.state.designation

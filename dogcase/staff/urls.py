@@ -1,9 +1,25 @@
 from django.urls import path
 
-from dogcase.staff import views
+from dogcase.staff.views import cases, dashboard, incidents, records
 
 app_name = "staff"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", dashboard.home, name="home"),
+    path("search", records.search, name="search"),
+    path("cases/", records.case_list, name="cases"),
+    path("cases/<str:number>", cases.case_detail, name="case"),
+    path("cases/<str:number>/act/<slug:step_id>", cases.act_form, name="act"),
+    path("cases/<str:number>/events/<int:seq>/correct", cases.correct_date, name="correct"),
+    path("dogs/", records.dog_list, name="dogs"),
+    path("dogs/<int:pk>", records.dog_detail, name="dog"),
+    path("people/", records.person_list, name="people"),
+    path("people/<int:pk>", records.person_detail, name="person"),
+    path("incidents/", records.incident_list, name="incidents"),
+    path("incidents/new", incidents.new_incident, name="incident_new"),
+    path("incidents/new/classify", incidents.classify_partial, name="incident_classify"),
+    path("incidents/new/row/<slug:kind>", incidents.intake_row, name="incident_row"),
+    path("incidents/<str:number>", records.incident_detail, name="incident"),
+    path("files/<int:pk>", cases.download, name="file"),
+    path("tasks/<int:pk>/done", cases.task_done, name="task_done"),
 ]

@@ -61,11 +61,12 @@ def appeal_to_decision(s, outcome, decided_day=20):
         decided_day,
         outcome=outcome,
         method="registered_mail",
-        delivered_on=on(decided_day + 2),
         copy_to_authority=True,
     )
     assert s.obligation("city.issue_decision").status == "met"
     s.step("recommend", "hearing", decided_day, outcome="confirm" if outcome == "upheld" else "rescind")
+    # the owner's receipt of the decision is a later fact, recorded when the receipt comes back
+    s.step("record_decision_receipt", "clerk", decided_day + 2, received_on=on(decided_day + 2))
 
 
 def test_appeal_upheld_and_confirmed_by_the_council(story):
@@ -85,6 +86,7 @@ def test_appeal_upheld_and_confirmed_by_the_council(story):
         "hold_hearing",
         "decide_appeal",
         "recommend",
+        "record_decision_receipt",
         "confirm_or_rescind",
     ]
 
@@ -292,3 +294,27 @@ def test_the_sweep_raises_overdue_obligations_and_what_the_law_attaches_once(sto
     assert s.case.tasks.filter(obligation=sterilize, done_by__username="officer").exists()
     seize_tasks = s.case.tasks.filter(text__startswith="Seizure authorized")
     assert all(",animal_control_officer," in t.staff_roles for t in seize_tasks)
+
+
+def test_a_right_left_unused_lapses_and_raises_no_task(story):
+    s = declared(story)
+    acts.sweep(at=at(20))
+    request = s.case.obligations.get(deadline_id="owner.request_hearing")
+    assert request.status == "lapsed"
+    assert not s.case.tasks.filter(obligation=request).exists()
+
+
+def test_a_request_received_in_time_may_be_recorded_later(story):
+    s = declared(story)
+    # received on the last day (June 16), recorded by the clerk two days later
+    s.step("receive_hearing_request", "clerk", 17, received_on=on(15))
+    assert s.obligation("owner.request_hearing").status == "met"
+
+
+def test_a_fact_date_in_the_future_is_refused_on_its_field(story):
+    s = declared(story)
+    with pytest.raises(acts.InvalidInput) as info:
+        s.step("receive_hearing_request", "clerk", 5, received_on=on(6))
+    assert info.value.field == "received_on"
+    assert "cannot be after" in info.value.rule
+    assert not s.case.events.filter(act="receive_hearing_request").exists()

@@ -36,6 +36,7 @@ BATTLE_LAKE = {
     "hold_hearing": {CLERK, HEARING},
     "decide_appeal": {CLERK, HEARING},
     "recommend": {CLERK, HEARING},
+    "record_decision_receipt": {OFFICER, POLICE, CLERK, HEARING},  # clerical: the return receipt comes back
     "confirm_or_rescind": {COUNCIL},
     "issue_certificate": {CLERK},
     "record_sterilization": {OFFICER},

@@ -1,0 +1,353 @@
+"""The incident intake form: reading what the officer entered, checking it field by field, and working out
+the law facts the classifier reads.
+
+Facts come from two places. Where the structured answers settle a fact it is derived from them (what
+happened: a bite -> `bit`; the victims -> `victim`, `injury`, `victim_conduct`; the kind of place ->
+`place`); every other fact comes from its explicit question. An explicit answer wins over a derivation, and a
+fact nobody answered stays unknown — never assumed false.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from dogcase.cases.models import Dog, Incident, Premises, Victim
+from dogcase.staff.present import humanize
+
+# Facts the structured part of the form always settles; they are not asked again as questions.
+DERIVED_ONLY = ("victim", "injury", "place", "victim_conduct")
+# What happened -> the fact it proves true. The other facts of an incident stay unknown until answered.
+KIND_FACTS = {
+    Incident.Kind.BITE: "bit",
+    Incident.Kind.ATTACK: "attacked",
+    Incident.Kind.CHASE: "chased_or_approached",
+}
+INJURY_ORDER = [v for v, _ in Victim.Injury.choices]
+
+# Plain words for fact values that read badly as ids.
+VALUE_WORDS = {
+    "human": "A person",
+    "domestic_animal": "A domestic animal",
+    "none": "Nobody / none",
+    "minor": "A bite or minor injury",
+    "substantial_bodily_harm": "Substantial bodily harm (Minn. Stat. 609.02 subd. 7a)",
+    "great_bodily_harm": "Great bodily harm (Minn. Stat. 609.02 subd. 8)",
+    "death": "Death",
+    "public": "Public property",
+    "private_other": "Someone else's private property",
+    "owner_property": "The dog owner's property",
+    "trespass_on_owner_premises": "Trespassing on the owner's property",
+    "tort_on_owner_premises": "Committing a wrong (tort) on the owner's property",
+    "provoking": "Provoking the dog",
+    "teasing": "Teasing the dog",
+    "tormenting": "Tormenting the dog",
+    "abusing": "Abusing the dog",
+    "assaulting": "Assaulting the dog",
+    "repeatedly_provoked_in_past": "Has provoked the dog again and again before",
+    "committing_crime": "Committing a crime",
+    "attempting_crime": "Trying to commit a crime",
+}
+
+
+def value_words(value: str) -> str:
+    return VALUE_WORDS.get(value, humanize(value))
+
+
+DOG_TEXT = ("name", "breed", "colour", "microchip_manufacturer", "microchip_number", "licence_number")
+OWNER_TEXT = ("owner_name", "owner_street", "owner_city", "owner_zip", "owner_phone", "owner_email")
+PREMISES_TEXT = ("premises_street", "premises_unit", "premises_city", "premises_zip")
+LANDLORD_TEXT = ("landlord_name", "landlord_street", "landlord_city", "landlord_zip", "landlord_phone")
+
+
+class _Row:
+    index: int
+
+    @property
+    def index_s(self) -> str:
+        """The index as text, to build field names in templates."""
+        return str(self.index)
+
+
+@dataclass
+class DogRow(_Row):
+    index: int
+    existing: str = ""
+    owner_existing: str = ""
+    sex: str = Dog.Sex.UNKNOWN
+    birth_year: str = ""
+    tenure: str = Premises.Tenure.UNKNOWN
+    text: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def get(self, name: str) -> str:
+        return self.text.get(name, "")
+
+
+@dataclass
+class VictimRow(_Row):
+    index: int
+    kind: str = ""
+    name: str = ""
+    injury: str = ""
+    conduct: list[str] = field(default_factory=list)
+    conduct_none: bool = False
+    conduct_note: str = ""
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def conduct_answered(self) -> bool:
+        return bool(self.conduct) or self.conduct_none
+
+
+@dataclass
+class WitnessRow(_Row):
+    index: int
+    name: str = ""
+    contact: str = ""
+    statement: str = ""
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class IntakeData:
+    jurisdiction: str = ""
+    occurred_at_text: str = ""
+    occurred_at: dt.datetime | None = None
+    place: str = ""
+    place_type: str = ""
+    kind: str = ""
+    narrative: str = ""
+    evidence_description: str = ""
+    dogs: list[DogRow] = field(default_factory=list)
+    victims: list[VictimRow] = field(default_factory=list)
+    witnesses: list[WitnessRow] = field(default_factory=list)
+    answers: dict[str, Any] = field(default_factory=dict)  # explicit fact answers (unknown left out)
+    raw_answers: dict[str, Any] = field(default_factory=dict)  # what to re-show in the form
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def _indices(post, prefix: str) -> list[int]:
+    pattern = re.compile(rf"^{prefix}-(\d+)-")
+    found = {int(m.group(1)) for key in post for m in [pattern.match(key)] if m}
+    return sorted(i for i in found if i < 50)
+
+
+def _text(post, name: str, limit: int = 200) -> str:
+    return (post.get(name) or "").strip()[:limit]
+
+
+def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
+    """Read the form. `vocabulary` is the fact vocabulary (`j.facts`); `tz` the city's time zone."""
+    data = IntakeData(
+        jurisdiction=_text(post, "jurisdiction", 64),
+        occurred_at_text=_text(post, "occurred_at", 40),
+        place=_text(post, "place"),
+        place_type=_text(post, "place_type", 20),
+        kind=_text(post, "kind", 20),
+        narrative=(post.get("narrative") or "").strip()[:20000],
+        evidence_description=_text(post, "evidence_description"),
+    )
+    if data.occurred_at_text:
+        try:
+            naive = dt.datetime.fromisoformat(data.occurred_at_text)
+        except ValueError:
+            data.errors["occurred_at"] = "Give the date and time it happened."
+        else:
+            data.occurred_at = naive.replace(tzinfo=tz) if naive.tzinfo is None else naive
+            if data.occurred_at > now:
+                data.errors["occurred_at"] = "The incident cannot be in the future."
+    for i in _indices(post, "dog"):
+        p = f"dog-{i}-"
+        row = DogRow(
+            index=i,
+            existing=_text(post, p + "existing", 20),
+            owner_existing=_text(post, p + "owner_existing", 20),
+            sex=_text(post, p + "sex", 10) or Dog.Sex.UNKNOWN,
+            birth_year=_text(post, p + "birth_year", 4),
+            tenure=_text(post, p + "tenure", 10) or Premises.Tenure.UNKNOWN,
+            text={n: _text(post, p + n) for n in DOG_TEXT + OWNER_TEXT + PREMISES_TEXT + LANDLORD_TEXT},
+        )
+        data.dogs.append(row)
+    conduct_values = (
+        set(vocabulary.facts["victim_conduct"].values) if "victim_conduct" in vocabulary.facts else set()
+    )
+    for i in _indices(post, "victim"):
+        p = f"victim-{i}-"
+        row = VictimRow(
+            index=i,
+            kind=_text(post, p + "kind", 20),
+            name=_text(post, p + "name"),
+            injury=_text(post, p + "injury", 30),
+            conduct=[v for v in post.getlist(p + "conduct") if v in conduct_values],
+            conduct_none=post.get(p + "conduct_none") == "yes",
+            conduct_note=_text(post, p + "conduct_note"),
+        )
+        if not (row.kind or row.name or row.injury or row.conduct_answered or row.conduct_note):
+            continue  # an empty row left on the form
+        data.victims.append(row)
+    for i in _indices(post, "witness"):
+        p = f"witness-{i}-"
+        row = WitnessRow(
+            index=i,
+            name=_text(post, p + "name"),
+            contact=_text(post, p + "contact"),
+            statement=(post.get(p + "statement") or "").strip()[:5000],
+        )
+        if row.name or row.contact or row.statement:
+            data.witnesses.append(row)
+    for fact in vocabulary.facts.values():
+        if fact.id in DERIVED_ONLY:
+            continue
+        name = f"fact-{fact.id}"
+        if fact.type == "bool":
+            raw = post.get(name, "")
+            data.raw_answers[fact.id] = raw
+            if raw in ("yes", "no"):
+                data.answers[fact.id] = raw == "yes"
+        elif fact.type == "enum":
+            raw = post.get(name, "")
+            data.raw_answers[fact.id] = raw
+            if raw:
+                data.answers[fact.id] = raw
+        else:
+            chosen = post.getlist(name)
+            none = post.get(f"{name}-none") == "yes"
+            data.raw_answers[fact.id] = {"values": chosen, "none": none}
+            if chosen or none:
+                data.answers[fact.id] = [v for v in chosen if v]
+    return data
+
+
+def check(data: IntakeData, *, cities: tuple[str, ...], require_complete: bool = True) -> None:
+    """Field-by-field messages, in plain words, added to `data.errors`."""
+    e = data.errors
+    if data.jurisdiction not in cities:
+        e["jurisdiction"] = "Choose the city where it happened."
+    if not require_complete:
+        return
+    if not data.occurred_at_text:
+        e.setdefault("occurred_at", "Give the date and time it happened.")
+    if not data.place:
+        e["place"] = "Say where it happened (an address or a description of the place)."
+    if data.place_type not in Incident.PlaceType.values:
+        e["place_type"] = "Choose the kind of place."
+    if data.kind not in Incident.Kind.values:
+        e["kind"] = "Choose what the dog did."
+    if not data.dogs:
+        e["dogs"] = "Name at least one dog."
+    for row in data.dogs:
+        p = f"dog-{row.index}-"
+        if row.existing:
+            continue
+        if not row.get("name"):
+            e[p + "name"] = "Give the dog's name (write “unknown” if nobody knows it)."
+        if row.sex not in Dog.Sex.values:
+            e[p + "sex"] = "Choose male, female or not known."
+        if row.birth_year and not (row.birth_year.isdigit() and len(row.birth_year) == 4):
+            e[p + "birth_year"] = "Write the year the dog was born as four digits, e.g. 2019."
+        if not row.owner_existing and not row.get("owner_name"):
+            e[p + "owner_name"] = "Give the owner's name, or choose an owner already on record."
+        if row.tenure not in Premises.Tenure.values:
+            e[p + "tenure"] = "Choose owned, rented or not known."
+        if row.get("premises_street") and not row.get("premises_city"):
+            e[p + "premises_city"] = "Give the city of the address where the dog is kept."
+        if row.tenure == Premises.Tenure.RENTED and not row.get("premises_street"):
+            e[p + "premises_street"] = "Give the address of the rented home where the dog is kept."
+    for row in data.victims:
+        p = f"victim-{row.index}-"
+        if row.kind not in Victim.Kind.values:
+            e[p + "kind"] = "Choose a person or a domestic animal."
+        if not row.name:
+            e[p + "name"] = "Name the person, or describe the animal (kind and name)."
+        if row.injury not in Victim.Injury.values:
+            e[p + "injury"] = "Choose how badly they were hurt."
+        if row.conduct and row.conduct_none:
+            e[p + "conduct"] = "Tick what they were doing, or “none of these” — not both."
+    for row in data.witnesses:
+        if not row.name:
+            e[f"witness-{row.index}-name"] = "A witness needs a name."
+
+
+@dataclass
+class FactLine:
+    fact: str
+    question: str
+    value: Any
+    words: str
+    source: str
+
+
+def derive_facts(data: IntakeData, vocabulary) -> tuple[dict[str, Any], list[FactLine]]:
+    """The law facts to classify, and for each one where it came from (for the page to show)."""
+    facts: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    if data.kind in KIND_FACTS:
+        facts[KIND_FACTS[data.kind]] = True
+        sources[KIND_FACTS[data.kind]] = f"What happened: {Incident.Kind(data.kind).label}"
+    if data.place_type in Incident.PlaceType.values:
+        facts["place"] = data.place_type
+        sources["place"] = f"Kind of place: {Incident.PlaceType(data.place_type).label}"
+    valid = [v for v in data.victims if v.kind in Victim.Kind.values and v.injury in Victim.Injury.values]
+    if valid:
+        # The classifier reads one victim: the most seriously hurt (a person before an animal on a tie).
+        worst = max(valid, key=lambda v: (INJURY_ORDER.index(v.injury), v.kind == Victim.Kind.PERSON))
+        facts["victim"] = worst.kind
+        facts["injury"] = worst.injury
+        which = f"victim {valid.index(worst) + 1}" if len(valid) > 1 else "the victim"
+        sources["victim"] = sources["injury"] = f"Victims: {which} ({worst.name or 'unnamed'})"
+    answered = [v for v in data.victims if v.conduct_answered]
+    if answered:
+        conduct: list[str] = []
+        for v in answered:
+            conduct.extend(c for c in v.conduct if c not in conduct)
+        facts["victim_conduct"] = conduct
+        sources["victim_conduct"] = "Victims: what they were doing"
+    for fact_id, value in data.answers.items():
+        facts[fact_id] = value
+        sources[fact_id] = "Your answer"
+    lines = []
+    for fact in vocabulary.facts.values():
+        if fact.id not in facts:
+            continue
+        value = facts[fact.id]
+        if isinstance(value, bool):
+            words = "Yes" if value else "No"
+        elif isinstance(value, list):
+            words = ", ".join(value_words(v) for v in value) or "None of these"
+        else:
+            words = value_words(value)
+        lines.append(FactLine(fact.id, fact.question, value, words, sources[fact.id]))
+    return facts, lines
+
+
+def attach_row_errors(data: IntakeData, rows) -> None:
+    """Give each dog, victim and witness block the messages about its own fields."""
+    for row in rows:
+        prefix = {DogRow: "dog", VictimRow: "victim", WitnessRow: "witness"}[type(row)] + f"-{row.index}-"
+        row.errors = {k.removeprefix(prefix): v for k, v in data.errors.items() if k.startswith(prefix)}
+
+
+def questions(
+    vocabulary, raw_answers: dict[str, Any], errors: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The explicit fact questions of the form, with the answers to re-show."""
+    out = []
+    for fact in vocabulary.facts.values():
+        if fact.id in DERIVED_ONLY:
+            continue
+        raw = raw_answers.get(fact.id)
+        item = {
+            "id": fact.id,
+            "type": fact.type,
+            "question": fact.question,
+            "choices": [{"value": v, "label": value_words(v)} for v in fact.ordered_values],
+            "answer": raw
+            if raw is not None
+            else ("" if fact.type != "set" else {"values": [], "none": False}),
+            "error": (errors or {}).get(f"fact-{fact.id}", ""),
+        }
+        out.append(item)
+    return out

@@ -1,0 +1,114 @@
+"""Plain-English wording for what the staff pages show: countdowns, layers, citations, designations."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.utils import timezone
+
+LAYER_WORDS = {
+    "city": "City ordinance",
+    "state": "State law",
+    "city+state": "City ordinance, with the state's minimum added",
+}
+
+STATUS_WORDS = {
+    "open": "Open",
+    "overdue": "Overdue",
+    "met": "Done",
+    "not_yet": "Not yet",
+    "available": "Open to act",
+    "withdrawn": "No longer applies",
+    "undetermined": "Cannot be worked out yet",
+}
+
+CLASSIFICATION_WORDS = {
+    "eligible": "The facts support it",
+    "barred": "Ruled out by an exemption",
+    "undetermined": "Not enough facts yet",
+    "not_eligible": "The facts do not support it",
+}
+
+
+def explained_classification(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A classification answer with each designation's status in plain words."""
+    if not result:
+        return None
+    designations = [
+        {**d, "status_words": CLASSIFICATION_WORDS.get(d.get("status", ""), humanize(d.get("status", "")))}
+        for d in result.get("designations", [])
+    ]
+    return {**result, "designations": designations}
+
+
+WHO_WORDS = {"owner": "The owner", "city": "The city"}
+
+
+def layer_words(layer: str | None) -> str:
+    return LAYER_WORDS.get(layer or "", layer or "")
+
+
+def humanize(value: Any) -> str:
+    """An id as words: `substantial_bodily_harm` -> "Substantial bodily harm"."""
+    text = str(value).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def countdown(
+    due: dt.date | dt.datetime | None, *, today: dt.date, now: dt.datetime, kind: str = "due"
+) -> dict[str, Any]:
+    """How far away a due date is, as a phrase and a tone (for colour): "due in 3 days", "2 days overdue".
+
+    A date is due at the end of that day (645.15 counts whole days); an instant is due at that instant.
+    """
+    if kind == "ongoing":
+        return {"text": "ongoing", "tone": "ongoing", "days": None}
+    if due is None:
+        return {"text": "no date yet", "tone": "unknown", "days": None}
+    if isinstance(due, dt.datetime):
+        seconds = (due - now).total_seconds()
+        due_day = timezone.localtime(due).date()
+        if abs(seconds) < 24 * 3600:
+            hours = max(1, round(abs(seconds) / 3600))
+            if kind == "not_before":
+                text = f"may act in {plural(hours, 'hour')}" if seconds > 0 else "may act now"
+                return {"text": text, "tone": "waiting" if seconds > 0 else "ok", "days": 0}
+            if seconds >= 0:
+                return {"text": f"due in {plural(hours, 'hour')}", "tone": "today", "days": 0}
+            return {"text": f"{plural(hours, 'hour')} overdue", "tone": "overdue", "days": -1}
+        days = (due_day - today).days
+    else:
+        days = (due - today).days
+    if kind == "not_before":
+        if days > 0:
+            return {"text": f"may act in {plural(days, 'day')}", "tone": "waiting", "days": days}
+        return {"text": "may act now", "tone": "ok", "days": days}
+    if days == 0:
+        return {"text": "due today", "tone": "today", "days": 0}
+    if days == 1:
+        return {"text": "due tomorrow", "tone": "soon", "days": 1}
+    if days > 1:
+        return {"text": f"due in {days} days", "tone": "soon" if days <= 7 else "later", "days": days}
+    return {"text": f"{plural(-days, 'day')} overdue", "tone": "overdue", "days": days}
+
+
+def citations_text(cites: Iterable[Mapping[str, Any]] | None) -> str:
+    seen: list[str] = []
+    for c in cites or ():
+        text = c.get("citation", "") if isinstance(c, Mapping) else str(c)
+        if text and text not in seen:
+            seen.append(text)
+    return "; ".join(seen)
+
+
+def designation_label(j, designation_id: str | None) -> str:
+    if not designation_id:
+        return "Not declared"
+    d = j.designations.get(designation_id) if j is not None else None
+    return d.label if d is not None else humanize(designation_id)

@@ -1,0 +1,127 @@
+"""The form of a legal act, built from the step's `inputs` in the law pack (docs/procedure.md), and the
+reading of what was submitted into the values `acts.take_step` takes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from dogcase.staff.present import designation_label, humanize
+
+
+class FormProblem(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
+    provision = c.get("provision") or {}
+    label = str(c.get("label") or c.get("value"))
+    return {
+        "value": c.get("value"),
+        "label": label[:1].upper() + label[1:],
+        "citation": provision.get("citation", "") if isinstance(provision, Mapping) else "",
+    }
+
+
+def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> list[dict]:
+    """One dict per input, ready for the template: kind, label, whether required, the law's choices (with
+    their citations), the value to re-show and its message."""
+    values = values or {}
+    errors = errors or {}
+    choices = j.input_choices(step.id, state, at)
+    out = []
+    for inp in step.inputs:
+        given = choices.get(inp.id)
+        if given is None and inp.choices:
+            given = [{"value": c, "label": humanize(c)} for c in inp.choices]
+        f = {
+            "id": inp.id,
+            "name": f"in-{inp.id}",
+            "kind": inp.kind,
+            "label": inp.label,
+            "required": bool(inp.required),
+            "records": inp.records,
+            "choices": [_choice(c) for c in given or ()],
+            "value": values.get(inp.id, "" if inp.kind != "proofs" else []),
+            "error": errors.get(inp.id, ""),
+            "help": inp.help or "",
+        }
+        if inp.kind == "designation":
+            f["choices"] = [{**c, "label": designation_label(j, c["value"])} for c in f["choices"]]
+        out.append(f)
+    return out
+
+
+def raw_values(step, post) -> dict[str, Any]:
+    """What the user typed, to re-show in the form after a refusal."""
+    out: dict[str, Any] = {}
+    for inp in step.inputs:
+        name = f"in-{inp.id}"
+        if inp.kind == "proofs":
+            out[inp.id] = post.getlist(name)
+        elif inp.kind != "file":
+            out[inp.id] = (post.get(name) or "").strip()
+    return out
+
+
+def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
+    """The submitted values as `take_step` takes them: dates as YYYY-MM-DD, instants as ISO text with the
+    city's offset, yes/no as booleans, the proofs as a list. Empty optional fields are left out. A file
+    input carries the upload's name (the file itself goes to `take_step` as an upload), so that a required
+    file passes the law's check of the form."""
+    out: dict[str, Any] = {}
+    for inp in step.inputs:
+        name = f"in-{inp.id}"
+        required = bool(inp.required)
+        if inp.kind == "file":
+            upload = files.get(name)
+            if upload is not None:
+                out[inp.id] = upload.name or "upload"
+            elif required:
+                raise FormProblem(inp.id, "Choose the file to upload.")
+            continue
+        if inp.kind == "proofs":
+            chosen = [v for v in post.getlist(name) if v]
+            out[inp.id] = chosen
+            continue
+        raw = (post.get(name) or "").strip()
+        if not raw:
+            if required:
+                raise FormProblem(inp.id, _missing(inp.kind))
+            continue
+        if inp.kind == "date":
+            try:
+                out[inp.id] = dt.date.fromisoformat(raw).isoformat()
+            except ValueError:
+                raise FormProblem(inp.id, "Write the date as YYYY-MM-DD.") from None
+        elif inp.kind == "datetime":
+            try:
+                moment = dt.datetime.fromisoformat(raw)
+            except ValueError:
+                raise FormProblem(inp.id, "Give a date and a time.") from None
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=tz)
+            out[inp.id] = moment.isoformat()
+        elif inp.kind == "bool":
+            if raw not in ("yes", "no"):
+                raise FormProblem(inp.id, "Answer yes or no.")
+            out[inp.id] = raw == "yes"
+        else:
+            out[inp.id] = raw[:5000]
+    return out
+
+
+def _missing(kind: str) -> str:
+    return {
+        "date": "Give the date.",
+        "datetime": "Give the date and time.",
+        "bool": "Answer yes or no.",
+        "designation": "Choose the designation.",
+        "service_method": "Choose how it was served.",
+        "outcome": "Choose the decision.",
+        "seizure_ground": "Choose the ground for seizure.",
+    }.get(kind, "This is required.")

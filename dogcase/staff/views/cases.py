@@ -1,0 +1,488 @@
+"""The case page, the form of each legal act, date corrections, evidence files and tasks."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from dogcase.cases import acts
+from dogcase.cases import files as file_store
+from dogcase.cases.access import law_actor
+from dogcase.cases.models import Case, Event, StoredFile, Task
+from dogcase.law import library
+from dogcase.law.jurisdiction import EVENT_WORDS
+from dogcase.staff import queries
+from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
+from dogcase.staff.present import (
+    STATUS_WORDS,
+    WHO_WORDS,
+    citations_text,
+    countdown,
+    designation_label,
+    explained_classification,
+    humanize,
+    layer_words,
+)
+from dogcase.staff.roles import ROLES_BY_GROUP
+from dogcase.staff.stepforms import FormProblem, fields_for, raw_values, read_inputs
+from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today
+
+
+def _case(user, number: str) -> Case:
+    return in_cities(
+        Case.objects.select_related(
+            "dog", "dog__premises", "dog__premises__landlord", "incident", "opened_by"
+        ),
+        user,
+        number=number,
+    )
+
+
+def event_words(name: str) -> str:
+    """A recorded event as the date it is: notice_received -> "Date of receipt of the notice"."""
+    words = EVENT_WORDS.get(name)
+    return f"Date of {words}" if words else humanize(name)
+
+
+def _roles_words(text: str) -> str:
+    return ", ".join(
+        ROLES_BY_GROUP[r].label if r in ROLES_BY_GROUP else humanize(r) for r in text.split(",") if r
+    )
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, str):
+        try:
+            if "T" in value:
+                return timezone.localtime(dt.datetime.fromisoformat(value)).strftime(
+                    "%a %-d %b %Y, %-I:%M %p"
+                )
+            return dt.date.fromisoformat(value).strftime("%a %-d %b %Y")
+        except ValueError:
+            return value
+    if isinstance(value, dt.datetime):
+        return timezone.localtime(value).strftime("%a %-d %b %Y, %-I:%M %p")
+    if isinstance(value, dt.date):
+        return value.strftime("%a %-d %b %Y")
+    return str(value)
+
+
+def timeline(events: list[Event], *, may_correct: bool) -> list[dict[str, Any]]:
+    corrected_by: dict[int, list[int]] = {}
+    for e in events:
+        if e.corrects_id:
+            corrected_by.setdefault(e.corrects_id, []).append(e.seq)
+    rows = []
+    for e in events:
+        recorded = e.data.get("events", {}) if e.kind == Event.Kind.STEP else {}
+        rows.append(
+            {
+                "seq": e.seq,
+                "at": e.at,
+                "actor": e.actor_name,
+                "roles": _roles_words(e.actor_roles),
+                "kind": e.kind,
+                "kind_label": e.get_kind_display(),
+                "act": e.act,
+                "summary": e.summary,
+                "citation": e.citation,
+                "layer": layer_words(e.layer),
+                "corrects": e.corrects.seq if e.corrects_id else None,
+                "corrected_by": corrected_by.get(e.pk, []),
+                "recorded": [{"name": event_words(k), "value": _value_words(v)} for k, v in recorded.items()],
+                "files": list((e.data.get("files") or {}).values()),
+                "correctable": may_correct and bool(recorded),
+                "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
+            }
+        )
+    return rows
+
+
+def obligation_rows(case: Case, *, today, now) -> tuple[list[dict], list[dict]]:
+    """(open, closed) obligations of the case, each with its countdown, citations and consequences."""
+    open_rows, closed_rows = [], []
+    for ob in case.obligations.all():
+        due = ob.due_at or ob.due_date
+        row = {
+            "deadline_id": ob.deadline_id,
+            "who": WHO_WORDS.get(ob.who, ob.who),
+            "what": ob.what,
+            "due": due,
+            "is_instant": ob.due_at is not None,
+            "kind": ob.kind,
+            "status": ob.status,
+            "status_words": STATUS_WORDS.get(ob.status, humanize(ob.status)),
+            "late": ob.late,
+            "met_by": ob.met_by,
+            "countdown": countdown(due, today=today, now=now, kind=ob.kind),
+            "citations": ob.citations,
+            "citation": citations_text(ob.citations),
+            "consequences": [
+                {
+                    "what": c.get("what", ""),
+                    "citation": (c.get("provision") or {}).get("citation", ""),
+                    "act": c.get("act", ""),
+                }
+                for c in ob.consequences
+            ],
+            "notes": ob.detail.get("notes", []),
+            "rule": ob.detail.get("rule", ""),
+            "reason": ob.detail.get("reason", ""),
+        }
+        if ob.status in ("met", "withdrawn"):
+            closed_rows.append(row)
+        else:
+            open_rows.append(row)
+    open_rows.sort(key=lambda r: (r["due"] is None, _sort_key(r["due"])))
+    return open_rows, closed_rows
+
+
+def _sort_key(due) -> dt.datetime:
+    if due is None:
+        return dt.datetime.max.replace(tzinfo=dt.UTC)
+    if isinstance(due, dt.datetime):
+        return due
+    return dt.datetime.combine(due, dt.time(23, 59), tzinfo=timezone.get_current_timezone())
+
+
+def _cites(provisions) -> list[dict[str, Any]]:
+    return [dict(p) for p in provisions or ()]
+
+
+def refusal_row(reason: str, citation: str, code: str = "") -> dict[str, str]:
+    """A refusal; its citation is left out where the reason already quotes it."""
+    return {"reason": reason, "citation": "" if citation and citation in reason else citation, "code": code}
+
+
+def step_row(verdict, case: Case) -> dict[str, Any]:
+    step = verdict.step
+    return {
+        "id": step.id,
+        "label": step.label,
+        "phase": humanize(step.phase or ""),
+        "layer": step.layer,
+        "layer_words": layer_words(step.layer),
+        "allowed": verdict.allowed,
+        "refusals": [
+            refusal_row(r.reason, (r.provision or {}).get("citation", ""), r.code) for r in verdict.refusals
+        ],
+        "provisions": _cites(step.provisions),
+        "citation": citations_text(step.provisions),
+        "reading": getattr(step, "roles_reading", None),
+        "impartial": getattr(step, "impartial", False),
+        "final": getattr(step, "final", False),
+        "url": reverse("staff:act", args=[case.number, step.id]),
+    }
+
+
+def _classification(events: list[Event]) -> dict | None:
+    for e in events:
+        if e.act == "open_case" and e.kind == Event.Kind.RECORD:
+            return explained_classification(e.data.get("classification"))
+    return None
+
+
+@staff_required
+def case_detail(request, number: str):
+    user = request.user
+    case = _case(user, number)
+    j = library().get(case.jurisdiction)
+    now, today = now_and_today()
+    events = queries.case_events(case)
+    state = acts.case_state(case, [e for e in events if e.kind in (Event.Kind.STEP, Event.Kind.CORRECTION)])
+    read_only = is_read_only(user)
+    steps = []
+    if case.status == Case.Status.OPEN:
+        steps = [step_row(v, case) for v in j.available_steps(state, law_actor(user, case.jurisdiction), now)]
+    open_obligations, closed_obligations = obligation_rows(case, today=today, now=now)
+    owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
+    tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
+    context = {
+        "case": case,
+        "city": city_names([case.jurisdiction])[case.jurisdiction],
+        "designation": designation_label(j, case.designation),
+        "owners": owners,
+        "timeline": timeline(events, may_correct=not read_only),
+        "open_obligations": open_obligations,
+        "closed_obligations": closed_obligations,
+        "allowed_steps": [s for s in steps if s["allowed"]],
+        "refused_steps": [s for s in steps if not s["allowed"]],
+        "classification": _classification(events),
+        "tasks": tasks,
+        "read_only": read_only,
+        "today": today,
+    }
+    return render(request, "staff/case_detail.html", context)
+
+
+# ------------------------------------------------------------------------------------------- act forms
+
+
+def _find_step(j, step_id: str, on: dt.date):
+    for step in j.procedure(on):
+        if step.id == step_id:
+            return step
+    raise Http404("No such step in this city's procedure.")
+
+
+def _field_of(exc_field: str, step) -> str:
+    """The form field an error names: take_step names the input id, maybe with a prefix."""
+    name = exc_field.rsplit(".", 1)[-1].removeprefix("in-")
+    return name if any(inp.id == name for inp in step.inputs) else ""
+
+
+@staff_required
+def act_form(request, number: str, step_id: str):
+    user = request.user
+    case = _case(user, number)
+    require_writer(user)
+    j = library().get(case.jurisdiction)
+    now, today = now_and_today()
+    step = _find_step(j, step_id, today)
+    context: dict[str, Any] = {"case": case, "step": step, "errors": {}, "general_errors": [], "refusals": []}
+    values: dict[str, Any] = {}
+    version = case.version
+    token = new_form_token()
+    status = 200
+    if request.method == "POST":
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            return HttpResponseBadRequest("The form is missing its case version; reload the page.")
+        token = clean_token(request.POST.get("idempotency_key")) or token
+        values = raw_values(step, request.POST)
+        uploads = {
+            inp.id: request.FILES[f"in-{inp.id}"]
+            for inp in step.inputs
+            if inp.kind == "file" and f"in-{inp.id}" in request.FILES
+        }
+        try:
+            inputs = read_inputs(step, request.POST, request.FILES, tz=j.tz)
+            result = acts.take_step(
+                case,
+                step_id,
+                actor=user,
+                inputs=inputs,
+                uploads=uploads,
+                expected_version=version,
+                idempotency_key=token,
+            )
+        except FormProblem as problem:
+            context["errors"][problem.field] = problem.message
+            status = 400
+        except acts.InvalidInput as exc:
+            field = _field_of(exc.field, step)
+            if field:
+                context["errors"][field] = _sentence(exc.rule)
+            else:
+                context["general_errors"].append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+            status = 400
+        except acts.Refused as exc:
+            context["refusals"] = [
+                refusal_row(r["reason"], r.get("citation", ""), r.get("code", "")) for r in exc.refusals
+            ]
+            status = 409
+        except acts.StaleCase as exc:
+            case = _case(user, number)
+            version = exc.case.version
+            context["case"] = case
+            context["stale"] = {
+                "message": "Someone else acted on this case while you had the form open. Nothing you entered "
+                "was saved. Here is the case as it is now; check it, then submit again if the step still "
+                "applies.",
+                "recent": timeline(queries.case_events(case), may_correct=False)[-5:],
+            }
+            status = 409
+        else:
+            if result.replayed:
+                messages.info(
+                    request, f"“{step.label}” was already recorded from this form; it was saved once."
+                )
+            else:
+                messages.success(request, f"Recorded: {step.label}.")
+            return redirect(reverse("staff:case", args=[case.number]) + "#timeline")
+    state = acts.case_state(case)
+    verdict = j.check_step(step_id, state, law_actor(user, case.jurisdiction), now)
+    # Without inputs the engine leaves out the conditions that depend on the form (proofs, grounds): any
+    # refusal here holds whatever the form says, so the form is not offered.
+    blocking = verdict.refusals
+    context.update(
+        {
+            "case": case,
+            "step_row": step_row(verdict, case),
+            "blocked": bool(blocking) and not context["refusals"],
+            "fields": fields_for(j, step, state=state, at=now, values=values, errors=context["errors"]),
+            "has_file": any(inp.kind == "file" for inp in step.inputs),
+            "version": version,
+            "token": token,
+            "city": city_names([case.jurisdiction])[case.jurisdiction],
+            "designation": designation_label(j, case.designation),
+        }
+    )
+    return render(request, "staff/act_form.html", context, status=status)
+
+
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+# ------------------------------------------------------------------------------------------ corrections
+
+
+@staff_required
+def correct_date(request, number: str, seq: int):
+    user = request.user
+    case = _case(user, number)
+    require_writer(user)
+    j = library().get(case.jurisdiction)
+    event = get_object_or_404(Event, case=case, seq=seq, kind=Event.Kind.STEP)
+    state = acts.case_state(case)
+    current: dict[str, Any] = next(
+        (dict(t.events) for t in state.taken if t.step == event.act and t.at == event.at), {}
+    )
+    if not current:
+        raise Http404("This act recorded no date.")
+    errors: dict[str, str] = {}
+    general: list[str] = []
+    refusals: list[dict] = []
+    stale = None
+    version = case.version
+    token = new_form_token()
+    values = {"name": next(iter(current)), "value": "", "reason": ""}
+    status = 200
+    if request.method == "POST":
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            return HttpResponseBadRequest("The form is missing its case version; reload the page.")
+        token = clean_token(request.POST.get("idempotency_key")) or token
+        values = {k: (request.POST.get(k) or "").strip() for k in ("name", "value", "reason")}
+        name = values["name"]
+        status = 400
+        if name not in current:
+            errors["name"] = "Choose one of the dates this act recorded."
+        else:
+            value = _parse_correction(values["value"], current[name], j.tz)
+            if value is None:
+                errors["value"] = (
+                    "Give the date and time." if isinstance(current[name], dt.datetime) else "Give the date."
+                )
+            else:
+                try:
+                    result = acts.correct_event_date(
+                        case,
+                        event=event,
+                        name=name,
+                        value=value,
+                        reason=values["reason"],
+                        actor=user,
+                        expected_version=version,
+                        idempotency_key=token,
+                    )
+                except acts.InvalidInput as exc:
+                    field = exc.field if exc.field in ("name", "value", "reason") else ""
+                    if field:
+                        errors[field] = _sentence(exc.rule)
+                    else:
+                        general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+                except acts.Refused as exc:
+                    refusals = [
+                        refusal_row(r["reason"], r.get("citation", ""), r.get("code", ""))
+                        for r in exc.refusals
+                    ]
+                    status = 409
+                except acts.StaleCase as exc:
+                    case = _case(user, number)
+                    version = exc.case.version
+                    stale = {
+                        "message": "Someone else acted on this case while you had the form open. Nothing was "
+                        "saved. Check the case as it is now, then submit again.",
+                        "recent": timeline(queries.case_events(case), may_correct=False)[-5:],
+                    }
+                    status = 409
+                else:
+                    if result.replayed:
+                        messages.info(request, "This correction was already recorded from this form.")
+                    else:
+                        messages.success(request, "The date was corrected and the deadlines recomputed.")
+                    return redirect(reverse("staff:case", args=[case.number]) + f"#e-{result.event.seq}")
+    context = {
+        "case": case,
+        "event": event,
+        "recorded": [
+            {
+                "name": k,
+                "words": event_words(k),
+                "value": _value_words(v),
+                "is_instant": isinstance(v, dt.datetime),
+            }
+            for k, v in current.items()
+        ],
+        "values": values,
+        "errors": errors,
+        "general_errors": general,
+        "refusals": refusals,
+        "stale": stale,
+        "version": version,
+        "token": token,
+        "chosen_is_instant": isinstance(current.get(values.get("name")), dt.datetime),
+    }
+    return render(request, "staff/correct_form.html", context, status=status)
+
+
+def _parse_correction(text: str, current, tz):
+    try:
+        if isinstance(current, dt.datetime):
+            moment = dt.datetime.fromisoformat(text)
+            return moment.replace(tzinfo=tz) if moment.tzinfo is None else moment
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+# ------------------------------------------------------------------------------------------ files, tasks
+
+
+@staff_required
+def download(request, pk: int):
+    stored = in_cities(StoredFile.objects.all(), request.user, pk=pk)
+    try:
+        path = file_store.blob_path(stored.path)
+        handle = open(path, "rb")  # noqa: SIM115 — FileResponse closes it
+    except (ValueError, OSError):
+        raise Http404("The stored file is missing.") from None
+    inline = stored.content_type.startswith("image/")
+    response = FileResponse(
+        handle, content_type=stored.content_type, as_attachment=not inline, filename=stored.original_name
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    # Served files never run anything, even if a browser were to treat one as a page.
+    response["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@staff_required
+@require_POST
+def task_done(request, pk: int):
+    require_writer(request.user)
+    task = in_cities(Task.objects.select_related("case"), request.user, pk=pk)
+    try:
+        acts.complete_task(task, actor=request.user)
+    except acts.Refused as exc:
+        raise PermissionDenied("; ".join(r["reason"] for r in exc.refusals)) from None
+    messages.success(request, f"Task marked done: {task.text}")
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False):
+        target = reverse("staff:case", args=[task.case.number])
+    return redirect(target)

@@ -1,0 +1,45 @@
+"""Small helpers the staff views share."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+from django.utils import timezone
+
+from dogcase.law import library
+
+
+def now_and_today() -> tuple[dt.datetime, dt.date]:
+    """Read "now" once per request; "today" is the Minnesota date (settings.TIME_ZONE)."""
+    now = timezone.now()
+    return now, timezone.localdate(now)
+
+
+def new_form_token() -> str:
+    return str(uuid.uuid4())
+
+
+def clean_token(value: str | None) -> str | None:
+    """A form's idempotency key as sent back, if it is a well-formed uuid (else a fresh one is not made up)."""
+    try:
+        return str(uuid.UUID(str(value)))
+    except (ValueError, TypeError):
+        return None
+
+
+def jurisdiction(jurisdiction_id: str):
+    return library().get(jurisdiction_id)
+
+
+def city_names(cities) -> dict[str, str]:
+    lib = library()
+    out = {}
+    for c in cities:
+        try:
+            j = lib.get(c)
+        except Exception:  # noqa: BLE001 — a city access row for a pack no longer shipped
+            out[c] = c
+            continue
+        out[c] = j.name.removeprefix("City of ").removesuffix(", Minnesota")
+    return out

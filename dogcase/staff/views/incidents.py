@@ -1,0 +1,354 @@
+"""Incident intake: what happened, the dogs and their owners, victims, witnesses, evidence, and the law facts
+— with a live view of the designations the facts support. Submitting records everything through the acts and
+opens one case per dog."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from dogcase.cases import acts
+from dogcase.cases.access import cities_of, require_record_keeper
+from dogcase.cases.models import Dog, Incident, Person, Premises, Victim
+from dogcase.law import InputError, LawError, library
+from dogcase.staff import intake, queries
+from dogcase.staff.guards import may_record, staff_required
+from dogcase.staff.present import explained_classification
+from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today
+
+ROW_KINDS = ("dog", "victim", "witness")
+
+
+def _require_intake(user) -> tuple[str, ...]:
+    """The cities the user may record incidents in; 403 when none."""
+    cities = cities_of(user)
+    if not may_record(user) or not cities:
+        raise PermissionDenied("Your role may not record incidents.")
+    return cities
+
+
+def _vocabulary(cities):
+    return library().get(cities[0]).facts
+
+
+def _choices(user, cities) -> dict[str, Any]:
+    names = city_names(cities)
+    dogs = list(
+        Dog.objects.filter(jurisdiction__in=cities)
+        .prefetch_related("owners")
+        .order_by("jurisdiction", "name", "id")[:500]
+    )
+    people = list(
+        Person.objects.filter(jurisdiction__in=cities).order_by("jurisdiction", "full_name", "id")[:500]
+    )
+    return {
+        "existing_dogs": [
+            {
+                "pk": d.pk,
+                "label": f"{d.description} — owner {', '.join(p.full_name for p in d.owners.all()) or 'not known'}"
+                f" ({names.get(d.jurisdiction, d.jurisdiction)})",
+            }
+            for d in dogs
+        ],
+        "existing_people": [
+            {
+                "pk": p.pk,
+                "label": f"{p.full_name}{', ' + p.address if p.address else ''} ({names.get(p.jurisdiction)})",
+            }
+            for p in people
+        ],
+    }
+
+
+def _form_context(request, data: intake.IntakeData, *, token: str, classification=None) -> dict[str, Any]:
+    user = request.user
+    cities = cities_of(user)
+    vocabulary = _vocabulary(cities)
+    conduct = vocabulary.facts.get("victim_conduct")
+    dogs = data.dogs or [intake.DogRow(index=0)]
+    intake.attach_row_errors(data, [*dogs, *data.victims, *data.witnesses])
+    return {
+        "data": data,
+        "errors": data.errors,
+        "dog_rows": dogs,
+        "victim_rows": data.victims,
+        "witness_rows": data.witnesses,
+        "next_index": {
+            "dog": max((r.index for r in dogs), default=-1) + 1,
+            "victim": max((r.index for r in data.victims), default=-1) + 1,
+            "witness": max((r.index for r in data.witnesses), default=-1) + 1,
+        },
+        "cities": city_names(cities),
+        "questions": intake.questions(vocabulary, data.raw_answers, data.errors),
+        "kinds": Incident.Kind.choices,
+        "place_types": Incident.PlaceType.choices,
+        "sexes": Dog.Sex.choices,
+        "tenures": Premises.Tenure.choices,
+        "victim_kinds": Victim.Kind.choices,
+        "injuries": Victim.Injury.choices,
+        "conduct_choices": [{"value": v, "label": intake.value_words(v)} for v in conduct.ordered_values]
+        if conduct
+        else [],
+        "token": token,
+        "classification": classification,
+        **_choices(user, cities),
+    }
+
+
+def _classify(data: intake.IntakeData, user) -> dict[str, Any]:
+    """What the facts entered so far support, under the law in force on the incident date."""
+    cities = cities_of(user)
+    jurisdiction = data.jurisdiction if data.jurisdiction in cities else cities[0]
+    j = library().get(jurisdiction)
+    facts, lines = intake.derive_facts(data, j.facts)
+    _, today = now_and_today()
+    on = data.occurred_at.astimezone(j.tz).date() if data.occurred_at else today
+    out: dict[str, Any] = {"lines": lines, "on": on, "dated_today": data.occurred_at is None, "city": j.name}
+    try:
+        result = j.classify(j.facts.parse(facts), on).as_dict()
+    except (InputError, LawError) as exc:
+        out["error"] = str(exc)
+        return out
+    out.update(explained_classification(result))
+    return out
+
+
+@staff_required
+def new_incident(request):
+    user = request.user
+    cities = _require_intake(user)
+    now, _ = now_and_today()
+    if request.method != "POST":
+        data = intake.IntakeData(jurisdiction=cities[0] if len(cities) == 1 else "")
+        dog_pk = request.GET.get("dog", "")
+        if dog_pk.isdigit() and Dog.objects.filter(pk=dog_pk, jurisdiction__in=cities).exists():
+            dog = Dog.objects.get(pk=dog_pk)
+            data.jurisdiction = dog.jurisdiction
+            data.dogs = [intake.DogRow(index=0, existing=str(dog.pk))]
+        return render(
+            request, "staff/incident_new.html", _form_context(request, data, token=new_form_token())
+        )
+
+    jurisdiction = (request.POST.get("jurisdiction") or "").strip()
+    if jurisdiction in cities:
+        require_record_keeper(user, jurisdiction)
+    j = library().get(jurisdiction if jurisdiction in cities else cities[0])
+    data = intake.parse(request.POST, vocabulary=j.facts, tz=j.tz, now=now)
+    intake.check(data, cities=cities)
+    token = clean_token(request.POST.get("idempotency_key")) or new_form_token()
+    already = queries.replayed_event(f"{token}:incident")
+    if already is not None:
+        messages.info(request, "This incident was already recorded from this form; it was saved once.")
+        return _after_intake(Incident.objects.get(pk=already.data["id"]))
+    facts, _ = intake.derive_facts(data, j.facts)
+    if not data.errors:
+        try:
+            incident = _record(request, data, facts, token)
+        except acts.InvalidInput as exc:
+            data.errors[_intake_field(exc.field)] = _sentence(exc.rule)
+        except acts.Refused as exc:
+            data.errors["general"] = "; ".join(r["reason"] for r in exc.refusals)
+        else:
+            messages.success(request, f"Incident {incident.number} recorded.")
+            return _after_intake(incident)
+    context = _form_context(request, data, token=token, classification=_classify(data, user))
+    return render(request, "staff/incident_new.html", context, status=400)
+
+
+def _after_intake(incident: Incident):
+    cases = list(incident.cases.order_by("number"))
+    if len(cases) == 1:
+        return redirect("staff:case", number=cases[0].number)
+    return redirect("staff:incident", number=incident.number)
+
+
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text[:1].upper() + text[1:]
+
+
+def _intake_field(field: str) -> str:
+    """The form field an act's error names (acts name their own arguments)."""
+    if field.startswith("facts."):
+        return "fact-" + field.split(".", 1)[1]
+    if field.startswith(("victims[", "witnesses[", "evidence[")):
+        kind, rest = field.split("[", 1)
+        index, _, attr = rest.partition("].")
+        if kind == "evidence":
+            return "evidence"
+        return f"{kind.removesuffix('s')}-{index}-{attr}"
+    return field
+
+
+def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incident:
+    """Every record of the intake in one transaction: nothing is kept if any part is refused."""
+    user = request.user
+    jurisdiction = data.jurisdiction
+    with transaction.atomic():
+        dogs: list[Dog] = []
+        for n, row in enumerate(data.dogs):
+            p = f"dog-{row.index}-"
+            if row.existing:
+                dog = Dog.objects.filter(pk=row.existing if row.existing.isdigit() else 0).first()
+                if dog is None or dog.jurisdiction != jurisdiction:
+                    raise acts.InvalidInput(p + "existing", "choose a dog recorded in this city")
+                dogs.append(dog)
+                continue
+            owner = _owner(row, jurisdiction, user, f"{token}:owner:{n}")
+            premises = _premises(row, jurisdiction, user)
+            try:
+                dog = acts.record_dog(
+                    jurisdiction=jurisdiction,
+                    actor=user,
+                    owners=[owner],
+                    premises=premises,
+                    idempotency_key=f"{token}:dog:{n}",
+                    name=row.get("name"),
+                    breed=row.get("breed"),
+                    colour=row.get("colour"),
+                    sex=row.sex,
+                    birth_year=int(row.birth_year) if row.birth_year else None,
+                    microchip_manufacturer=row.get("microchip_manufacturer"),
+                    microchip_number=row.get("microchip_number"),
+                    licence_number=row.get("licence_number"),
+                )
+            except acts.InvalidInput as exc:
+                raise acts.InvalidInput(p + exc.field, exc.rule) from None
+            dogs.append(dog)
+        uploads = request.FILES.getlist("evidence")
+        incident = acts.record_incident(
+            jurisdiction=jurisdiction,
+            actor=user,
+            occurred_at=data.occurred_at,
+            place=data.place,
+            place_type=data.place_type,
+            kind=data.kind,
+            dogs=dogs,
+            facts=facts,
+            narrative=data.narrative,
+            victims=[
+                {
+                    "kind": v.kind,
+                    "name": v.name,
+                    "injury": v.injury,
+                    "conduct": _conduct_words(v),
+                }
+                for v in data.victims
+            ],
+            witnesses=[
+                {"name": w.name, "contact": w.contact, "statement": w.statement} for w in data.witnesses
+            ],
+            evidence=[(u, data.evidence_description or u.name) for u in uploads],
+            idempotency_key=f"{token}:incident",
+        )
+        for n, dog in enumerate(dogs):
+            acts.open_case(incident=incident, dog=dog, actor=user, idempotency_key=f"{token}:case:{n}")
+    return incident
+
+
+def _conduct_words(v: intake.VictimRow) -> str:
+    if v.conduct_none:
+        words = "None of these"
+    else:
+        words = ", ".join(intake.value_words(c) for c in v.conduct)
+    if v.conduct_note:
+        words = f"{words}. {v.conduct_note}" if words else v.conduct_note
+    return words[:200]
+
+
+def _owner(row: intake.DogRow, jurisdiction: str, user, key: str) -> Person:
+    p = f"dog-{row.index}-"
+    if row.owner_existing:
+        person = Person.objects.filter(pk=row.owner_existing if row.owner_existing.isdigit() else 0).first()
+        if person is None or person.jurisdiction != jurisdiction:
+            raise acts.InvalidInput(p + "owner_existing", "choose an owner recorded in this city")
+        return person
+    try:
+        return acts.record_person(
+            jurisdiction=jurisdiction,
+            actor=user,
+            idempotency_key=key,
+            full_name=row.get("owner_name"),
+            phone=row.get("owner_phone"),
+            email=row.get("owner_email"),
+            street=row.get("owner_street"),
+            city_name=row.get("owner_city"),
+            postal_code=row.get("owner_zip"),
+        )
+    except acts.InvalidInput as exc:
+        field = {"full_name": "owner_name", "email": "owner_email"}.get(exc.field, f"owner_{exc.field}")
+        raise acts.InvalidInput(p + field, exc.rule) from None
+
+
+def _premises(row: intake.DogRow, jurisdiction: str, user) -> Premises | None:
+    p = f"dog-{row.index}-"
+    if not row.get("premises_street"):
+        return None
+    landlord = None
+    if row.tenure == Premises.Tenure.RENTED and row.get("landlord_name"):
+        try:
+            landlord = acts.record_person(
+                jurisdiction=jurisdiction,
+                actor=user,
+                full_name=row.get("landlord_name"),
+                phone=row.get("landlord_phone"),
+                street=row.get("landlord_street"),
+                city_name=row.get("landlord_city"),
+                postal_code=row.get("landlord_zip"),
+            )
+        except acts.InvalidInput as exc:
+            raise acts.InvalidInput(p + "landlord_name", exc.rule) from None
+    try:
+        return acts.record_premises(
+            jurisdiction=jurisdiction,
+            actor=user,
+            street=row.get("premises_street"),
+            unit=row.get("premises_unit"),
+            city_name=row.get("premises_city"),
+            postal_code=row.get("premises_zip"),
+            tenure=row.tenure,
+            landlord=landlord,
+        )
+    except acts.InvalidInput as exc:
+        raise acts.InvalidInput(p + f"premises_{exc.field}", exc.rule) from None
+
+
+@staff_required
+@require_POST
+def classify_partial(request):
+    """The htmx partial: which designations the facts entered so far support, and why."""
+    user = request.user
+    cities = _require_intake(user)
+    jurisdiction = (request.POST.get("jurisdiction") or "").strip()
+    j = library().get(jurisdiction if jurisdiction in cities else cities[0])
+    now, _ = now_and_today()
+    data = intake.parse(request.POST, vocabulary=j.facts, tz=j.tz, now=now)
+    return render(request, "staff/_partials/classification.html", {"c": _classify(data, user)})
+
+
+@staff_required
+def intake_row(request, kind: str):
+    """One more dog, victim or witness block for the intake form (htmx), numbered after the last one."""
+    if kind not in ROW_KINDS:
+        raise Http404("No such part of the form.")
+    _require_intake(request.user)
+    try:
+        index = int(request.GET.get("index", "0"))
+    except ValueError:
+        return HttpResponseBadRequest("index must be a number")
+    if not 0 <= index < 50:
+        return HttpResponseBadRequest("too many rows")
+    context = _form_context(request, intake.IntakeData(), token="")
+    row = {
+        "dog": intake.DogRow(index=index),
+        "victim": intake.VictimRow(index=index),
+        "witness": intake.WitnessRow(index=index),
+    }[kind]
+    context.update({"row": row, "next": index + 1, "oob": True})
+    return render(request, f"staff/_partials/{kind}_row.html", context)

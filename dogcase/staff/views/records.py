@@ -1,0 +1,181 @@
+"""Search, the lists of cases, dogs, people and incidents, and the pages of one dog, person or incident."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.shortcuts import render
+
+from dogcase.cases.access import cities_of
+from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
+from dogcase.law import library
+from dogcase.staff import queries
+from dogcase.staff.guards import in_cities, may_record, staff_required
+from dogcase.staff.intake import value_words
+from dogcase.staff.present import designation_label
+from dogcase.staff.views.common import city_names
+
+PAGE_SIZE = 25
+
+
+def _page(request, queryset):
+    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+def _designation_labels(cities) -> dict[str, str]:
+    labels: dict[str, str] = {}
+    lib = library()
+    for c in cities:
+        for d in lib.get(c).designations.values():
+            labels.setdefault(d.id, d.label)
+    return labels
+
+
+@staff_required
+def search(request):
+    q = request.GET.get("q", "")
+    results = queries.search(request.user, q)
+    return render(
+        request,
+        "staff/search.html",
+        {"q": results.query, "results": results, "cities": city_names(cities_of(request.user))},
+    )
+
+
+@staff_required
+def case_list(request):
+    user = request.user
+    cities = cities_of(user)
+    labels = _designation_labels(cities)
+    status = request.GET.get("status", "")
+    designation = request.GET.get("designation", "")
+    city = request.GET.get("city", "")
+    # Filters outside the choices are ignored, never passed to the query as given.
+    status = status if status in Case.Status.values else ""
+    designation = designation if designation in labels or designation == "none" else ""
+    city = city if city in cities else ""
+    page = _page(request, queries.cases(user, status=status, designation=designation, city=city))
+    names = city_names(cities)
+    rows = [
+        {
+            "case": c,
+            "city": names.get(c.jurisdiction, c.jurisdiction),
+            "designation": labels.get(c.designation, "Not declared") if c.designation else "Not declared",
+            "owners": ", ".join(p.full_name for p in c.dog.owners.all()),
+        }
+        for c in page
+    ]
+    context = {
+        "page": page,
+        "rows": rows,
+        "filters": {"status": status, "designation": designation, "city": city},
+        "statuses": Case.Status.choices,
+        "designations": sorted(labels.items(), key=lambda kv: kv[1]),
+        "cities": names,
+        "query_string": _query_string(request),
+    }
+    return render(request, "staff/case_list.html", context)
+
+
+def _query_string(request) -> str:
+    params = request.GET.copy()
+    params.pop("page", None)
+    return params.urlencode()
+
+
+@staff_required
+def dog_list(request):
+    page = _page(request, queries.dogs(request.user))
+    return render(
+        request,
+        "staff/dog_list.html",
+        {"page": page, "cities": city_names(cities_of(request.user)), "query_string": _query_string(request)},
+    )
+
+
+@staff_required
+def person_list(request):
+    page = _page(request, queries.people(request.user))
+    return render(
+        request,
+        "staff/person_list.html",
+        {"page": page, "cities": city_names(cities_of(request.user)), "query_string": _query_string(request)},
+    )
+
+
+@staff_required
+def incident_list(request):
+    page = _page(request, queries.incidents(request.user))
+    return render(
+        request,
+        "staff/incident_list.html",
+        {
+            "page": page,
+            "cities": city_names(cities_of(request.user)),
+            "query_string": _query_string(request),
+            "may_record": may_record(request.user),
+        },
+    )
+
+
+@staff_required
+def dog_detail(request, pk: int):
+    dog = queries.dog_detail(request.user, pk)
+    j = library().get(dog.jurisdiction)
+    cases = list(dog.cases.select_related("incident").order_by("-opened_at"))
+    context = {
+        "dog": dog,
+        "ownerships": queries.ownerships_of(dog),
+        "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
+        "incidents": list(dog.incidents.order_by("-occurred_at")),
+        "city": city_names([dog.jurisdiction])[dog.jurisdiction],
+        "may_record": may_record(request.user),
+    }
+    return render(request, "staff/dog_detail.html", context)
+
+
+@staff_required
+def person_detail(request, pk: int):
+    person = in_cities(Person.objects.all(), request.user, pk=pk)
+    context = {
+        "person": person,
+        "ownerships": list(person.ownerships.select_related("dog").order_by("-since", "id")),
+        "premises_let": list(person.premises_let.all()),
+        "city": city_names([person.jurisdiction])[person.jurisdiction],
+    }
+    return render(request, "staff/person_detail.html", context)
+
+
+@staff_required
+def incident_detail(request, number: str):
+    incident = in_cities(
+        Incident.objects.select_related("reported_by").prefetch_related(
+            Prefetch("dogs", queryset=Dog.objects.order_by("name", "id")),
+            "victims",
+            "witnesses",
+            Prefetch("evidence", queryset=Evidence.objects.select_related("file")),
+        ),
+        request.user,
+        number=number,
+    )
+    j = library().get(incident.jurisdiction)
+    facts = []
+    vocabulary = j.facts.facts
+    for fact_id, value in incident.facts.items():
+        fact = vocabulary.get(fact_id)
+        if isinstance(value, bool):
+            words = "Yes" if value else "No"
+        elif isinstance(value, list):
+            words = ", ".join(value_words(v) for v in value) or "None of these"
+        else:
+            words = value_words(str(value))
+        facts.append({"id": fact_id, "question": fact.question if fact else fact_id, "words": words})
+    cases = list(incident.cases.select_related("dog").order_by("number"))
+    context = {
+        "incident": incident,
+        "facts": facts,
+        "unknown_facts": [f.question for f in vocabulary.values() if f.id not in incident.facts],
+        "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
+        "city": city_names([incident.jurisdiction])[incident.jurisdiction],
+    }
+    return render(request, "staff/incident_detail.html", context)

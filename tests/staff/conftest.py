@@ -1,0 +1,93 @@
+"""Factories for the staff app's tests: records and cases made through the legal acts, as staff would."""
+
+import datetime as dt
+import itertools
+
+import pytest
+from django.test import Client
+
+from dogcase.cases import acts
+from dogcase.cases.models import Case
+from tests.incident_facts import UNPROVOKED_BITE_IN_PUBLIC
+
+BATTLE_LAKE = "battle-lake-mn"
+TRACY = "tracy-mn"
+
+_names = itertools.count(1)
+
+
+@pytest.fixture
+def officer(make_staff_user):
+    return make_staff_user("animal_control_officer")
+
+
+@pytest.fixture
+def clerk(make_staff_user):
+    return make_staff_user("city_clerk")
+
+
+@pytest.fixture
+def hearing_officer(make_staff_user):
+    return make_staff_user("hearing_officer")
+
+
+@pytest.fixture
+def auditor(make_staff_user):
+    return make_staff_user("auditor")
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def record_bite(
+    actor,
+    *,
+    city: str = BATTLE_LAKE,
+    dog_name: str | None = None,
+    owner_name: str | None = None,
+    occurred_at: dt.datetime | None = None,
+    facts=None,
+) -> Case:
+    """A bite recorded at intake, through the acts: owner, dog, incident, and the dog's case."""
+    n = next(_names)
+    owner = acts.record_person(
+        jurisdiction=city,
+        actor=actor,
+        full_name=owner_name or f"Owner {n}",
+        street=f"{n} Main St",
+        phone="555-0100",
+    )
+    dog = acts.record_dog(
+        jurisdiction=city,
+        actor=actor,
+        owners=[owner],
+        name=dog_name or f"Dog {n}",
+        breed="Labrador",
+        microchip_number=f"985{n:09d}",
+    )
+    incident = acts.record_incident(
+        jurisdiction=city,
+        actor=actor,
+        occurred_at=occurred_at or acts.now() - dt.timedelta(days=60),
+        place=f"{n} Lake Ave",
+        place_type="public",
+        kind="bite",
+        dogs=[dog],
+        facts=dict(facts if facts is not None else UNPROVOKED_BITE_IN_PUBLIC),
+        victims=[{"kind": "human", "name": f"Victim {n}", "injury": "minor"}],
+    )
+    return acts.open_case(incident=incident, dog=dog, actor=actor)
+
+
+def take(case: Case, step_id: str, actor, at=None, **inputs):
+    case.refresh_from_db()
+    return acts.take_step(case, step_id, actor=actor, inputs=inputs, expected_version=case.version, at=at)
+
+
+def declare(case: Case, actor, designation="potentially_dangerous", at=None):
+    return take(
+        case, "declare", actor, at=at, designation=designation, basis="Unprovoked bite in public (B)(1)(a)"
+    )

@@ -1,0 +1,129 @@
+"""The case page: header, timeline, obligations with countdowns and citations, next steps, classification."""
+
+import pytest
+from django.utils import timezone
+
+from dogcase.cases import acts
+from dogcase.cases.models import Obligation
+from tests.staff.conftest import client_for, declare, record_bite, take
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def served_dangerous(officer):
+    case = record_bite(officer, dog_name="Brutus", owner_name="Pat Owner")
+    declare(case, officer, designation="dangerous")
+    take(
+        case,
+        "serve_notice",
+        officer,
+        served_on=timezone.localdate().isoformat(),
+        method="personal",
+        served_owner="Pat Owner, at home",
+    )
+    case.refresh_from_db()
+    return case
+
+
+def test_the_header_says_who_what_where_and_how_far_along(officer, served_dangerous):
+    case = served_dangerous
+    html = client_for(officer).get(f"/cases/{case.number}").content.decode()
+    assert f"Case {case.number}: Brutus" in html
+    assert "Pat Owner" in html
+    assert "Battle Lake" in html
+    assert "Dangerous dog — <strong>in effect</strong>" in html
+    assert 'data-status="open">Open<' in html
+    assert "Serve the notice of declaration on the owner" in html  # the stage
+
+
+def test_the_timeline_lists_each_act_with_who_when_citation_and_layer(officer, served_dangerous):
+    response = client_for(officer).get(f"/cases/{served_dangerous.number}")
+    timeline = response.context["timeline"]
+    acts_in_order = [e["act"] for e in timeline]
+    assert acts_in_order == ["open_case", "declare", "serve_notice"]
+    declared = timeline[1]
+    assert declared["actor"] == "officer"
+    assert declared["roles"] == "Animal control officer"
+    assert "§ 90.15 (C)(1)" in declared["citation"]
+    assert declared["layer"] == "City ordinance, with the state's minimum added"
+    served = timeline[2]
+    assert any(r["name"] == "Date of the notice" for r in served["recorded"])
+
+
+def test_open_obligations_have_countdowns_citations_and_consequences(officer, served_dangerous):
+    case = served_dangerous
+    response = client_for(officer).get(f"/cases/{case.number}")
+    html = response.content.decode()
+    rows = {o["deadline_id"]: o for o in response.context["open_obligations"]}
+    sterilize = rows["owner.sterilize"]
+    days = (
+        Obligation.objects.get(case=case, deadline_id="owner.sterilize").due_date - timezone.localdate()
+    ).days
+    assert sterilize["countdown"]["text"] == f"due in {days} days"
+    assert "§ 90.15 (C)(6)" in sterilize["citation"]
+    assert any("Seizure authorized" in c["what"] for c in sterilize["consequences"])
+    assert f"due in {days} days" in html
+    assert "If missed: Seizure authorized" in html
+
+
+def test_an_undetermined_deadline_says_why(officer, served_dangerous):
+    response = client_for(officer).get(f"/cases/{served_dangerous.number}")
+    register = next(o for o in response.context["open_obligations"] if o["deadline_id"] == "owner.register")
+    assert register["status"] == "undetermined"
+    assert "registration_trigger" in register["reason"]
+    assert "The due date cannot be worked out" in response.content.decode()
+
+
+def test_the_classification_snapshot_of_the_opening_is_shown(officer, served_dangerous):
+    response = client_for(officer).get(f"/cases/{served_dangerous.number}")
+    snapshot = response.context["classification"]
+    pdd = next(d for d in snapshot["designations"] if d["designation"] == "potentially_dangerous")
+    assert pdd["status"] == "eligible"
+    assert pdd["status_words"] == "The facts support it"
+    assert "What the facts supported when the case was opened" in response.content.decode()
+
+
+def test_a_closed_case_offers_no_step(officer, hearing_officer, clerk):
+    case = record_bite(officer)
+    declare(case, officer)
+    case.refresh_from_db()
+    case.status = "closed"  # as a final act would leave it
+    type(case).objects.filter(pk=case.pk).update(status="closed")
+    response = client_for(officer).get(f"/cases/{case.number}")
+    assert response.context["allowed_steps"] == []
+    assert "This case is closed" in response.content.decode()
+
+
+def test_each_step_says_which_layer_of_law_it_comes_from(officer, served_dangerous):
+    response = client_for(officer).get(f"/cases/{served_dangerous.number}")
+    steps = response.context["allowed_steps"] + response.context["refused_steps"]
+    layers = {s["id"]: s["layer"] for s in steps}
+    assert layers["post_security"] == "state"
+    assert layers["record_move"] == "city"
+    assert layers["serve_notice"] == "city+state" if "serve_notice" in layers else True
+
+
+def test_the_sweep_task_can_be_marked_done_from_the_case(officer, clerk):
+    import datetime as dt
+
+    then = acts.now() - dt.timedelta(days=40)
+    case = record_bite(officer)
+    declare(case, officer, at=then - dt.timedelta(days=2))
+    take(
+        case,
+        "serve_notice",
+        officer,
+        at=then - dt.timedelta(days=1),
+        served_on=timezone.localdate(then - dt.timedelta(days=1)).isoformat(),
+        method="personal",
+        served_owner="Owner",
+    )
+    take(case, "receive_hearing_request", clerk, at=then, received_on=timezone.localdate(then).isoformat())
+    acts.sweep()
+    client = client_for(clerk)
+    page = client.get(f"/cases/{case.number}")
+    assert "Open tasks" in page.content.decode()
+    task = page.context["tasks"][0]
+    assert client.post(f"/tasks/{task.pk}/done").url == f"/cases/{case.number}"
+    assert task.pk not in [t.pk for t in client.get(f"/cases/{case.number}").context["tasks"]]
