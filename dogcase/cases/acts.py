@@ -94,14 +94,14 @@ def _lock() -> None:
     ChainHead.objects.select_for_update().get(pk=1)
 
 
-def _replayed(key: str | None, *, act: str, case: Case | None = None) -> Event | None:
-    """The event already written for this submission, if the same form was submitted twice."""
+def _replayed(key: str | None, *, actor, act: str, case: Case | None = None) -> Event | None:
+    """The event already written for this submission, if the same person submitted the same form twice."""
     if not key:
         return None
     event = Event.objects.filter(idempotency_key=key).first()
     if event is None:
         return None
-    if event.act != act or (case is not None and event.case_id != case.pk):
+    if event.act != act or event.actor_id != actor.pk or (case is not None and event.case_id != case.pk):
         raise InvalidInput(
             "idempotency_key", "this form token was already used for another act; reload the page"
         )
@@ -137,7 +137,8 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
     corrections: dict[int, dict[str, Any]] = {}
     for e in events:
         if e.kind == Event.Kind.CORRECTION and e.corrects_id:
-            corrections.setdefault(e.corrects_id, {})[e.data["event"]] = e.data["new"]
+            for name in e.data.get("events") or [e.data["event"]]:
+                corrections.setdefault(e.corrects_id, {})[name] = e.data["new"]
     taken = []
     for e in events:
         if e.kind != Event.Kind.STEP:
@@ -209,7 +210,7 @@ def recompute_obligations(
             "due_at": due_at,
             "late": bool(getattr(ob, "late", False)),
             "met_by": ob.met_by or "",
-            "staff_roles": who_roles if ob.who == "city" else "",
+            "staff_roles": who_roles,
             "detail": detail,
         }
         if row is None:
@@ -294,7 +295,7 @@ def take_step(
         )
     with transaction.atomic():
         _lock()
-        replay = _replayed(idempotency_key, act=step_id, case=case)
+        replay = _replayed(idempotency_key, actor=actor, act=step_id, case=case)
         if replay is not None:
             return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
         locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
@@ -431,7 +432,7 @@ def correct_event_date(
         raise InvalidInput("reason", "say why the date was wrong (at least 10 characters)")
     with transaction.atomic():
         _lock()
-        replay = _replayed(idempotency_key, act="correct_date", case=case)
+        replay = _replayed(idempotency_key, actor=actor, act="correct_date", case=case)
         if replay is not None:
             return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
         locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
@@ -439,6 +440,11 @@ def correct_event_date(
             raise StaleCase(locked, expected_version)
         if event.case_id != locked.pk or event.kind != Event.Kind.STEP:
             raise InvalidInput("event", "only a legal act of this case can be corrected")
+        if locked.status == Case.Status.CLOSED:
+            raise Refused(
+                "Correct a date",
+                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
+            )
         j = jurisdiction_of(locked)
         step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
         allowed = "administrator" in staff_roles(actor) or (
@@ -456,17 +462,28 @@ def correct_event_date(
                 ],
             )
         state = case_state(locked)
-        current = next(
-            (t.events.get(name) for t in state.taken if t.step == event.act and t.at == event.at), None
-        )
+        taken = next((t for t in state.taken if t.step == event.act and t.at == event.at), None)
+        current = taken.events.get(name) if taken is not None else None
         if current is None:
             raise InvalidInput("name", f"the act did not record {name!r}")
+        # one form date may have recorded several events (the hearing held and closed): correct them together
+        source = next((i for i in step.inputs if name in i.records), None) if step is not None else None
+        names = [n for n in (source.records if source else (name,)) if taken.events.get(n) == current]
         if isinstance(current, dt.datetime) != isinstance(value, dt.datetime):
             raise InvalidInput(
                 "value", "give a " + ("date and time" if isinstance(current, dt.datetime) else "date")
             )
-        if (value.date() if isinstance(value, dt.datetime) else value) > timezone.localtime(at).date():
-            raise InvalidInput("value", "the date cannot be in the future")
+        day = timezone.localtime(value).date() if isinstance(value, dt.datetime) else value
+        scheduled = step is not None and any(i.when == "future" and name in i.records for i in step.inputs)
+        if not scheduled and day > timezone.localtime(event.at).date():
+            raise InvalidInput(
+                "value",
+                f"cannot be after the day the act was recorded ({timezone.localtime(event.at):%-d %B %Y})",
+            )
+        if day < state.incident_date:
+            raise InvalidInput(
+                "value", f"cannot be before the incident of the case ({state.incident_date:%-d %B %Y})"
+            )
         if value == current:
             raise InvalidInput("value", "that is already the recorded date")
         before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
@@ -481,14 +498,21 @@ def correct_event_date(
             summary=f"Corrected {name.replace('_', ' ')} of “{event.summary[:120]}” from {current} to {value}: {reason}",
             citation=event.citation,
             layer=event.layer,
-            data={"event": name, "old": current, "new": value, "reason": reason, "corrects_seq": event.seq},
+            data={
+                "event": name,
+                "events": names,
+                "old": current,
+                "new": value,
+                "reason": reason,
+                "corrects_seq": event.seq,
+            },
             corrects=event,
             idempotency_key=idempotency_key,
         )
         locked.version += 1
         locked.updated_at = at
         locked.save()
-        recompute_obligations(locked, at=at)
+        recompute_obligations(locked, at=at, actor=actor)
         after = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
         changed = [
             {"deadline": k, "old_due": _iso(before.get(k)), "new_due": _iso(v)}
@@ -511,6 +535,17 @@ def correct_event_date(
 
 
 # ------------------------------------------------------------------------------------------ the records
+
+
+def _check_lengths(model, values: Mapping[str, Any], prefix: str = "") -> None:
+    """A value longer than its column is a message on the field, never a database error (PostgreSQL)."""
+    for name, value in values.items():
+        try:
+            limit = model._meta.get_field(name).max_length
+        except Exception:  # noqa: BLE001, S112 - not a model field (e.g. owners): nothing to check
+            continue
+        if limit and isinstance(value, str) and len(value) > limit:
+            raise InvalidInput(f"{prefix}{name}", f"at most {limit} characters (this is {len(value)})")
 
 
 def _store(upload, field: str, jurisdiction: str, actor, at: dt.datetime) -> StoredFile:
@@ -559,10 +594,11 @@ def record_person(
         raise InvalidInput(sorted(unknown)[0], "unknown field")
     if not (fields.get("full_name") or "").strip():
         raise InvalidInput("full_name", "a name is required")
+    _check_lengths(Person, fields)
     at = at or now()
     with transaction.atomic():
         _lock()
-        replay = _replayed(idempotency_key, act="record_person")
+        replay = _replayed(idempotency_key, actor=actor, act="record_person")
         if replay is not None:
             return Person.objects.get(pk=replay.data["id"])
         person = Person.objects.create(jurisdiction=jurisdiction, created_at=at, **fields)
@@ -595,6 +631,9 @@ def record_premises(
     require_record_keeper(actor, jurisdiction)
     if not street.strip():
         raise InvalidInput("street", "a street address is required")
+    _check_lengths(
+        Premises, {"street": street, "unit": unit, "city_name": city_name, "postal_code": postal_code}
+    )
     if tenure not in Premises.Tenure.values:
         raise InvalidInput("tenure", f"must be one of {', '.join(Premises.Tenure.values)}")
     if landlord is not None and landlord.jurisdiction != jurisdiction:
@@ -602,7 +641,7 @@ def record_premises(
     at = at or now()
     with transaction.atomic():
         _lock()
-        replay = _replayed(idempotency_key, act="record_premises")
+        replay = _replayed(idempotency_key, actor=actor, act="record_premises")
         if replay is not None:
             return Premises.objects.get(pk=replay.data["id"])
         premises = Premises.objects.create(
@@ -664,6 +703,7 @@ def record_dog(
         raise InvalidInput(sorted(unknown)[0], "unknown field")
     if not (fields.get("name") or "").strip():
         raise InvalidInput("name", "the dog's name is required (write “unknown” if nobody knows it)")
+    _check_lengths(Dog, fields)
     if fields.get("sex", "unknown") not in Dog.Sex.values:
         raise InvalidInput("sex", f"must be one of {', '.join(Dog.Sex.values)}")
     year = fields.get("birth_year")
@@ -677,7 +717,7 @@ def record_dog(
     at = at or now()
     with transaction.atomic():
         _lock()
-        replay = _replayed(idempotency_key, act="record_dog")
+        replay = _replayed(idempotency_key, actor=actor, act="record_dog")
         if replay is not None:
             return Dog.objects.get(pk=replay.data["id"])
         stored = _store(photo, "photo", jurisdiction, actor, at) if photo is not None else None
@@ -733,6 +773,7 @@ def record_incident(
         raise InvalidInput("occurred_at", "the incident cannot be in the future")
     if not place.strip():
         raise InvalidInput("place", "say where it happened")
+    _check_lengths(Incident, {"place": place})
     if place_type not in Incident.PlaceType.values:
         raise InvalidInput("place_type", f"must be one of {', '.join(Incident.PlaceType.values)}")
     if kind not in Incident.Kind.values:
@@ -755,12 +796,14 @@ def record_incident(
             )
         if not (victim.get("name") or "").strip():
             raise InvalidInput(f"victims[{index}].name", "name the person, or describe the animal")
+        _check_lengths(Victim, {k: victim.get(k) for k in ("name", "conduct")}, f"victims[{index}].")
     for index, witness in enumerate(witnesses):
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
+        _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
     with transaction.atomic():
         _lock()
-        replay = _replayed(idempotency_key, act="record_incident")
+        replay = _replayed(idempotency_key, actor=actor, act="record_incident")
         if replay is not None:
             return Incident.objects.get(pk=replay.data["id"])
         year = timezone.localtime(at).year
@@ -850,7 +893,7 @@ def open_case(
     at = at or now()
     with transaction.atomic():
         _lock()
-        replay = _replayed(idempotency_key, act="open_case")
+        replay = _replayed(idempotency_key, actor=actor, act="open_case")
         if replay is not None:
             return Case.objects.get(pk=replay.data["id"])
         if Case.objects.filter(incident=incident, dog=dog, status=Case.Status.OPEN).exists():
@@ -993,6 +1036,22 @@ def complete_task(task: Task, *, actor, at: dt.datetime | None = None) -> Task:
         raise Refused(
             "Complete a task",
             [{"reason": "The auditor role is read-only.", "citation": "", "code": "read_only"}],
+        )
+    roles = staff_roles(actor)
+    if (
+        task.staff_roles
+        and "administrator" not in roles
+        and not any(f",{r}," in task.staff_roles for r in roles)
+    ):
+        raise Refused(
+            "Complete a task",
+            [
+                {
+                    "reason": "This task is for another role.",
+                    "citation": task.citation,
+                    "code": "not_empowered",
+                }
+            ],
         )
     with transaction.atomic():
         _lock()

@@ -211,7 +211,12 @@ def test_the_hearing_officer_who_declared_the_dog_may_not_hear_the_appeal(story,
 
 
 def test_a_correction_recomputes_the_deadlines_and_is_audited(story, staff):
-    s = declared(story)
+    s = story(CITY)
+    s.step("declare", "officer", 0, designation="potentially_dangerous", basis="Bite")
+    # recorded on day 5 as served on day 1; it was in fact served on day 3
+    s.step(
+        "serve_notice", "officer", 5, served_on=on(1), method="personal", served_owner="O", received_on=on(1)
+    )
     before = s.obligation("owner.request_hearing").due_date
     served = s.case.events.get(act="serve_notice")
     result = acts.correct_event_date(
@@ -222,7 +227,7 @@ def test_a_correction_recomputes_the_deadlines_and_is_audited(story, staff):
         reason="The notice was served on June 4, not June 2",
         actor=staff["officer"],
         expected_version=s.case.version,
-        at=at(5),
+        at=at(6),
     )
     s.case = result.case
     after = s.obligation("owner.request_hearing")

@@ -176,7 +176,7 @@ def test_a_date_correction_needs_a_reason_and_is_linked_to_what_it_corrects(offi
     assert form.status_code == 200
     name = form.context["recorded"][0]["name"]
     is_instant = form.context["recorded"][0]["is_instant"]
-    new_value = timezone.localtime(acts.now() - dt.timedelta(days=2))
+    new_value = timezone.localtime(acts.now() - dt.timedelta(days=4))
     value = new_value.strftime("%Y-%m-%dT%H:%M") if is_instant else new_value.date().isoformat()
     data = {"version": case.version, "idempotency_key": form.context["token"], "name": name, "value": value}
 
@@ -186,7 +186,7 @@ def test_a_date_correction_needs_a_reason_and_is_linked_to_what_it_corrects(offi
 
     done = client.post(
         f"/cases/{case.number}/events/{event.seq}/correct",
-        {**data, "reason": "The declaration was signed a day later than entered."},
+        {**data, "reason": "The declaration was signed a day earlier than entered."},
     )
     assert done.status_code == 302
     correction = case.events.get(kind=Event.Kind.CORRECTION)

@@ -201,7 +201,7 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
                 dogs.append(dog)
                 continue
             owner = _owner(row, jurisdiction, user, f"{token}:owner:{n}")
-            premises = _premises(row, jurisdiction, user)
+            premises = _premises(row, jurisdiction, user, f"{token}:premises:{n}")
             try:
                 dog = acts.record_dog(
                     jurisdiction=jurisdiction,
@@ -286,7 +286,7 @@ def _owner(row: intake.DogRow, jurisdiction: str, user, key: str) -> Person:
         raise acts.InvalidInput(p + field, exc.rule) from None
 
 
-def _premises(row: intake.DogRow, jurisdiction: str, user) -> Premises | None:
+def _premises(row: intake.DogRow, jurisdiction: str, user, key: str) -> Premises | None:
     p = f"dog-{row.index}-"
     if not row.get("premises_street"):
         return None
@@ -301,6 +301,7 @@ def _premises(row: intake.DogRow, jurisdiction: str, user) -> Premises | None:
                 street=row.get("landlord_street"),
                 city_name=row.get("landlord_city"),
                 postal_code=row.get("landlord_zip"),
+                idempotency_key=f"{key}:landlord",
             )
         except acts.InvalidInput as exc:
             raise acts.InvalidInput(p + "landlord_name", exc.rule) from None
@@ -314,6 +315,7 @@ def _premises(row: intake.DogRow, jurisdiction: str, user) -> Premises | None:
             postal_code=row.get("premises_zip"),
             tenure=row.tenure,
             landlord=landlord,
+            idempotency_key=key,
         )
     except acts.InvalidInput as exc:
         raise acts.InvalidInput(p + f"premises_{exc.field}", exc.rule) from None
