@@ -51,8 +51,7 @@ def require_record_keeper(user, jurisdiction: str) -> None:
 def law_actor(user, jurisdiction: str) -> Actor:
     """The person as the law engine sees them: the pack roles their staff roles act as in that city."""
     j = library().get(jurisdiction)
-    roles = frozenset() if staff_roles(user) & READ_ONLY == staff_roles(user) else staff_roles(user)
-    return Actor(id=str(user.pk), roles=j.pack_roles_for(roles))
+    return Actor(id=str(user.pk), roles=j.pack_roles_for(staff_roles(user) - READ_ONLY))
 
 
 def staff_roles_for_pack_roles(jurisdiction: str, pack_roles) -> frozenset[str]:
