@@ -128,6 +128,7 @@ INPUT_KINDS = (
     "outcome",
     "proofs",
     "seizure_ground",
+    "notice_elements",
 )
 REFUSAL_CODES = (
     "not_empowered",

@@ -222,6 +222,10 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
             records = (records,) if isinstance(records, str) else tuple(records)
             if records and kind not in ("date", "datetime"):
                 raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
+            if kind == "notice_elements" and not item.get("documents"):
+                raise iwhere.fail(
+                    "a notice_elements input needs the step's documents: (the notices it serves)"
+                )
             if "when" in raw_input and not records:
                 raise iwhere.fail(
                     "when: is for a date or datetime input that records an event (past: a fact; future: a "
@@ -1001,11 +1005,32 @@ class ProcedureEngine:
                         }
                     )
                 out[item.id] = proofs
+            elif item.kind == "notice_elements":
+                # what the notice (or decision) served must contain, by every layer that requires it
+                out[item.id] = [
+                    {
+                        "value": f"{v.cite()['provision']}/{element['id']}",
+                        "label": element["text"],
+                        "provision": v.cite(),
+                    }
+                    for v in self._documents_for(step, designation, day)
+                    for element in v.effect.get("elements") or ()
+                ]
             elif item.kind == "seizure_ground":
                 out[item.id] = [
                     {"value": tid, "label": v.effect["what"], "provision": v.cite()}
                     for tid, v in self._grounds_for(step.act, designation, day).items()
                 ]
+        return out
+
+    def _documents_for(self, step: Step, designation: str | None, day: dt.date) -> list[ProvisionVersion]:
+        """The notice provisions in force that the step serves, for the case's designation."""
+        out = []
+        for doc in step.documents:
+            for v in self._notices.get(doc, ()):
+                scope = v.effect.get("for")
+                if v.in_force.contains(day) and not (designation and scope and designation not in scope):
+                    out.append(v)
         return out
 
     def _requirements_for(self, designation: str | None, day: dt.date) -> dict[str, ProvisionVersion]:
@@ -1198,6 +1223,24 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
         for v in items:
             if v not in allowed:
                 raise InputError(name, f"{v!r} is not a requirement here; choose from {', '.join(allowed)}")
+        return tuple(dict.fromkeys(items))
+    if kind == "notice_elements":
+        if value == "all":  # "the notice contains every element the law requires", recorded as the list
+            value = allowed
+        if isinstance(value, str) or not isinstance(value, Iterable):
+            raise InputError(name, "must be the list of the elements the notice contains")
+        items = list(value)
+        for v in items:
+            if v not in allowed:
+                raise InputError(name, f"{v!r} is not an element of this notice")
+        for choice in choices or ():
+            if choice["value"] not in items:
+                raise InputError(
+                    name,
+                    f"the notice must contain: “{choice['label'].rstrip(';.,: ')}” "
+                    f"({choice['provision']['citation']}); serve a notice that has every element the law "
+                    "requires",
+                )
         return tuple(dict.fromkeys(items))
     if value not in allowed:
         raise InputError(

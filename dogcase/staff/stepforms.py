@@ -9,6 +9,9 @@ from typing import Any
 
 from dogcase.staff.present import designation_label, humanize
 
+# Inputs answered by ticking several boxes: the conditions proven, the elements a notice contains.
+LIST_KINDS = frozenset({"proofs", "notice_elements"})
+
 
 class FormProblem(ValueError):
     def __init__(self, field: str, message: str) -> None:
@@ -46,7 +49,7 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
             "required": bool(inp.required),
             "records": inp.records,
             "choices": [_choice(c) for c in given or ()],
-            "value": values.get(inp.id, "" if inp.kind != "proofs" else []),
+            "value": values.get(inp.id, [] if inp.kind in LIST_KINDS else ""),
             "error": errors.get(inp.id, ""),
             "help": inp.help or "",
         }
@@ -61,7 +64,7 @@ def raw_values(step, post) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for inp in step.inputs:
         name = f"in-{inp.id}"
-        if inp.kind == "proofs":
+        if inp.kind in LIST_KINDS:
             out[inp.id] = post.getlist(name)
         elif inp.kind != "file":
             out[inp.id] = (post.get(name) or "").strip()
@@ -84,7 +87,7 @@ def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
             elif required:
                 raise FormProblem(inp.id, "Choose the file to upload.")
             continue
-        if inp.kind == "proofs":
+        if inp.kind in LIST_KINDS:
             chosen = [v for v in post.getlist(name) if v]
             out[inp.id] = chosen
             continue

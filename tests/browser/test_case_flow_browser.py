@@ -80,6 +80,14 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
     page.locator("input[name=in-method][value=personal]").check()
     page.locator("#in-served_owner").fill("Pat Owner, at the front door")
     page.locator("#in-received_on").fill(today.isoformat())
+    # the notice must contain every element the law requires: leaving one out is refused on that field
+    contents = page.locator("input[name=in-contents]")
+    assert contents.count() >= 10  # (B)(2)'s elements and 347.541 subd. 3's
+    for i in range(contents.count() - 1):
+        contents.nth(i).check()
+    page.locator("form.act-form button[type=submit]").click()
+    assert "notice must contain: “" in page.locator("#in-contents-error").inner_text()
+    page.locator("input[name=in-contents]").last.check()
     page.locator("form.act-form button[type=submit]").click()
     page.wait_for_url(re.compile(rf".*/cases/{number}#timeline"))
     hearing_request = page.locator("[data-deadline='owner.request_hearing']")

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from dogcase.cases import acts
+from dogcase.cases.demo import with_complete_notices
 
 CT = ZoneInfo("America/Chicago")
 # A Monday, clear of holidays for weeks either side (Memorial Day 2026 is May 25, Juneteenth June 19).
@@ -66,6 +67,8 @@ class Story:
         self.case = acts.open_case(incident=self.incident, dog=self.dog, actor=officer, at=at(day, 9, 30))
 
     def step(self, step_id: str, who: str, day: int, hour: int = 11, **inputs):
+        # a notice served is complete unless the test says what it lacks
+        inputs = with_complete_notices(self.case, step_id, at(day, hour), inputs)
         result = acts.take_step(
             self.case,
             step_id,

@@ -323,3 +323,28 @@ def test_a_fact_date_in_the_future_is_refused_on_its_field(story):
     assert info.value.field == "received_on"
     assert "cannot be after" in info.value.rule
     assert not s.case.events.filter(act="receive_hearing_request").exists()
+
+
+def test_a_notice_missing_a_required_element_is_not_valid_service(story):
+    from dogcase.law import library
+
+    s = story(CITY)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+    choices = library().get(CITY).input_choices("serve_notice", acts.case_state(s.case), at(1))["contents"]
+    cites = {c["provision"]["citation"] for c in choices}
+    assert any("(C)(2)" in c for c in cites) and any("347.541" in c for c in cites)  # city and state elements
+    assert not any("(B)(2)" == c for c in cites)  # the PDD notice's elements are not asked of a dangerous one
+    missing = choices[-1]
+    with pytest.raises(acts.InvalidInput) as info:
+        s.step(
+            "serve_notice",
+            "officer",
+            1,
+            served_on=on(1),
+            method="personal",
+            served_owner="O",
+            contents=[c["value"] for c in choices[:-1]],
+        )
+    assert info.value.field == "contents"
+    assert missing["provision"]["citation"] in info.value.rule
+    assert not s.case.events.filter(act="serve_notice").exists()

@@ -71,6 +71,7 @@ def noticed(designation: str = "potentially_dangerous") -> tuple:
         method="personal",
         served_owner="A. Owner",
         received_on="2024-05-06",
+        contents="all",
     )
     return j, state
 
@@ -169,6 +170,7 @@ def test_a_decision_is_dated_when_issued_and_its_receipt_recorded_when_known():
         hearing_at="2024-05-16T18:00:00-05:00",  # a future date: when: future
         place="City Hall",
         hearing_officer="H. Officer",
+        contents="all",
     )
     state = take(j, state, "hold_hearing", "hearing_officer", "2024-05-16", held_on="2024-05-16")
     with pytest.raises(InputError) as caught:

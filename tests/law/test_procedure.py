@@ -102,6 +102,14 @@ BROKEN_PROCEDURES = [
         "act: serve_notice", "act: post_notice", "act: post_notice", "must be one of", id="unknown act"
     ),
     pytest.param(
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
+        "      - {id: contents, kind: notice_elements, label: Contents}\n",
+        "{id: contents",
+        "needs the step's documents",
+        id="notice contents without a notice",
+    ),
+    pytest.param(
         "records: notice_sent}",
         "records: notice_mailed}",
         "notice_mailed",
@@ -478,3 +486,25 @@ def test_a_renewal_is_not_met_by_the_certificate_that_starts_it():
     found = {o.deadline_id: o for o in j.obligations(state, noon("2024-06-01"))}
     assert found["owner.renew_registration"].status == "open"
     assert found["owner.renew_registration"].due == dt.date(2025, 5, 20)
+
+
+# ------------------------------------------------------------------------------------------ notice contents
+
+
+def test_a_notice_must_contain_every_element_of_every_layer():
+    j = library().get("battle-lake-mn")
+    state = _declared(j, "potentially_dangerous")
+    choices = j.input_choices("serve_notice", state, noon("2024-05-03"))["contents"]
+    cited = {c["provision"]["citation"] for c in choices}
+    assert "§ 90.15 (B)(2)" in cited and "Minn. Stat. § 347.541, subd. 3" in cited
+    base = {"served_on": "2024-05-03", "method": "personal", "served_owner": "A. Owner"}
+    complete = j.validate_inputs("serve_notice", state, {**base, "contents": "all"}, noon("2024-05-03"))
+    assert list(complete["contents"]) == [c["value"] for c in choices]
+    for left_out in (choices[0], choices[-1]):
+        partial = [c["value"] for c in choices if c is not left_out]
+        with pytest.raises(InputError) as caught:
+            j.validate_inputs("serve_notice", state, {**base, "contents": partial}, noon("2024-05-03"))
+        assert caught.value.field == "inputs.contents"
+        assert left_out["provision"]["citation"] in caught.value.rule
+    with pytest.raises(InputError, match="not an element"):
+        j.validate_inputs("serve_notice", state, {**base, "contents": ["made-up"]}, noon("2024-05-03"))

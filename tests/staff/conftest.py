@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from dogcase.cases import acts
+from dogcase.cases.demo import with_complete_notices
 from dogcase.cases.models import Case
 from tests.incident_facts import UNPROVOKED_BITE_IN_PUBLIC
 
@@ -84,6 +85,7 @@ def record_bite(
 
 def take(case: Case, step_id: str, actor, at=None, **inputs):
     case.refresh_from_db()
+    inputs = with_complete_notices(case, step_id, at or acts.now(), inputs)  # notices served are complete
     return acts.take_step(case, step_id, actor=actor, inputs=inputs, expected_version=case.version, at=at)
 
 

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from dogcase.cases import acts
+from dogcase.cases.demo import with_complete_notices
 from dogcase.cases.models import Event
 from tests.staff.conftest import client_for, declare, record_bite, take
 
@@ -100,6 +101,7 @@ def serve_notice_data(case, version, key="", **extra):
         "in-served_on": timezone.localdate().isoformat(),
         "in-method": "personal",
         "in-served_owner": "Pat Owner, handed at the door",
+        "in-contents": with_complete_notices(case, "serve_notice", acts.now(), {})["contents"],
     }
     if key:
         data["idempotency_key"] = key
