@@ -1,0 +1,232 @@
+"""Corrections and updates of the records (a dog's description, an owner's address, who owns the dog).
+
+These are not legal acts of a procedure, but they change what the notices, the case page and the owner's
+letters say, so each is audited like one: the change is applied in one transaction with an event that keeps
+every old and new value, the person and the reason. A form carries the values it was rendered with; when the
+record has changed since (someone else saved first), nothing is written and the user is told.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from dogcase.cases.access import require_record_keeper
+from dogcase.cases.acts import (
+    DOG_FIELDS,
+    PERSON_FIELDS,
+    ActError,
+    InvalidInput,
+    _check_lengths,
+    _lock,
+    _record_event,
+    now,
+)
+from dogcase.cases.models import Dog, Ownership, Person, Premises
+
+PREMISES_FIELDS = ("street", "unit", "city_name", "postal_code", "tenure")
+
+
+class StaleRecord(ActError):
+    """The record changed since the form was opened."""
+
+    def __init__(self, record, fields: list[str]) -> None:
+        self.record = record
+        self.fields = fields
+        super().__init__(
+            f"{record} was changed by someone else since you opened the form ({', '.join(fields)}). Nothing "
+            "was saved; review the record as it is now and try again."
+        )
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if len(reason) < 5:
+        raise InvalidInput("reason", "say why the record changes (at least 5 characters)")
+    return reason
+
+
+def _apply(record, allowed: tuple[str, ...], changes: Mapping[str, Any], seen: Mapping[str, Any] | None):
+    """The changes as {field: [old, new]}, after checking the fields and that nobody saved in between."""
+    unknown = set(changes) - set(allowed)
+    if unknown:
+        raise InvalidInput(sorted(unknown)[0], "this field cannot be changed here")
+    stale = [f for f in changes if seen is not None and f in seen and seen[f] != getattr(record, f)]
+    if stale:
+        raise StaleRecord(record, stale)
+    diff = {f: [getattr(record, f), v] for f, v in changes.items() if getattr(record, f) != v}
+    if not diff:
+        raise InvalidInput("changes", "nothing changed")
+    _check_lengths(type(record), {f: new for f, (_, new) in diff.items()})
+    for f, (_, new) in diff.items():
+        setattr(record, f, new)
+    return diff
+
+
+def update_person(
+    person: Person,
+    *,
+    actor,
+    changes: Mapping[str, Any],
+    reason: str,
+    seen: Mapping[str, Any] | None = None,
+    at: dt.datetime | None = None,
+) -> Person:
+    """Correct or update a person's name or contact details, with the reason; the old values are kept."""
+    require_record_keeper(actor, person.jurisdiction)
+    reason = _reason(reason)
+    if "full_name" in changes and not (changes["full_name"] or "").strip():
+        raise InvalidInput("full_name", "a name is required")
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        person = Person.objects.select_for_update().get(pk=person.pk)
+        diff = _apply(person, PERSON_FIELDS, changes, seen)
+        person.save(update_fields=list(diff))
+        _record_event(
+            actor=actor,
+            jurisdiction=person.jurisdiction,
+            act="update_person",
+            summary=f"Updated {person.full_name}: {', '.join(f.replace('_', ' ') for f in diff)} — {reason}",
+            data={"id": person.pk, "changes": diff, "reason": reason},
+            at=at,
+        )
+    return person
+
+
+def update_dog(
+    dog: Dog,
+    *,
+    actor,
+    changes: Mapping[str, Any],
+    reason: str,
+    seen: Mapping[str, Any] | None = None,
+    at: dt.datetime | None = None,
+) -> Dog:
+    """Correct or update a dog's description, microchip or licence, with the reason; the old values are kept.
+    (Its status — moved, transferred, dead — changes only through the legal acts that report it.)"""
+    require_record_keeper(actor, dog.jurisdiction)
+    reason = _reason(reason)
+    if "name" in changes and not (changes["name"] or "").strip():
+        raise InvalidInput("name", "the dog's name is required (write “unknown” if nobody knows it)")
+    if "sex" in changes and changes["sex"] not in Dog.Sex.values:
+        raise InvalidInput("sex", f"must be one of {', '.join(Dog.Sex.values)}")
+    if changes.get("birth_year") is not None:
+        try:
+            year = int(changes["birth_year"])
+        except (TypeError, ValueError):
+            raise InvalidInput("birth_year", "must be a year, e.g. 2021") from None
+        if not 1990 <= year <= timezone.localdate().year:
+            raise InvalidInput("birth_year", f"must be a year between 1990 and {timezone.localdate().year}")
+        changes = {**changes, "birth_year": year}
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        dog = Dog.objects.select_for_update().get(pk=dog.pk)
+        diff = _apply(dog, DOG_FIELDS, changes, seen)
+        dog.save(update_fields=list(diff))
+        _record_event(
+            actor=actor,
+            jurisdiction=dog.jurisdiction,
+            act="update_dog",
+            summary=f"Updated dog {dog.name}: {', '.join(f.replace('_', ' ') for f in diff)} — {reason}",
+            data={"id": dog.pk, "changes": diff, "reason": reason},
+            at=at,
+        )
+    return dog
+
+
+def update_premises(
+    premises: Premises,
+    *,
+    actor,
+    changes: Mapping[str, Any],
+    reason: str,
+    seen: Mapping[str, Any] | None = None,
+    at: dt.datetime | None = None,
+) -> Premises:
+    """Correct the address of the premises or whether they are owned or rented, with the reason."""
+    require_record_keeper(actor, premises.jurisdiction)
+    reason = _reason(reason)
+    if "tenure" in changes and changes["tenure"] not in Premises.Tenure.values:
+        raise InvalidInput("tenure", f"must be one of {', '.join(Premises.Tenure.values)}")
+    if "street" in changes and not (changes["street"] or "").strip():
+        raise InvalidInput("street", "a street address is required")
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        premises = Premises.objects.select_for_update().get(pk=premises.pk)
+        diff = _apply(premises, PREMISES_FIELDS, changes, seen)
+        premises.save(update_fields=list(diff))
+        _record_event(
+            actor=actor,
+            jurisdiction=premises.jurisdiction,
+            act="update_premises",
+            summary=f"Updated premises {premises}: {', '.join(f.replace('_', ' ') for f in diff)} — {reason}",
+            data={"id": premises.pk, "changes": diff, "reason": reason},
+            at=at,
+        )
+    return premises
+
+
+def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, at=None) -> Ownership:
+    """Record another owner of the dog (a dog may have several; service on one is effective for all)."""
+    require_record_keeper(actor, dog.jurisdiction)
+    reason = _reason(reason)
+    if person.jurisdiction != dog.jurisdiction:
+        raise InvalidInput("person", "the owner must be recorded in the same city as the dog")
+    at = at or now()
+    if since > timezone.localtime(at).date():
+        raise InvalidInput("since", "cannot be in the future")
+    with transaction.atomic():
+        _lock()
+        if Ownership.objects.filter(dog=dog, person=person, until__isnull=True).exists():
+            raise InvalidInput("person", f"{person} already owns {dog.name}")
+        ownership = Ownership.objects.create(dog=dog, person=person, since=since)
+        _record_event(
+            actor=actor,
+            jurisdiction=dog.jurisdiction,
+            act="add_owner",
+            summary=f"{person.full_name} recorded as an owner of {dog.name} since {since} — {reason}",
+            data={"dog": dog.pk, "person": person.pk, "since": since, "reason": reason},
+            at=at,
+        )
+    return ownership
+
+
+def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, at=None) -> Ownership:
+    """Record that a person no longer owns the dog (the ownership stays on record with its end date). A
+    transfer of a designated dog is a legal act of its case (record the transfer there); this corrects the
+    records, e.g. an owner entered by mistake or a co-owner who moved out."""
+    dog = ownership.dog
+    require_record_keeper(actor, dog.jurisdiction)
+    reason = _reason(reason)
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        ownership = Ownership.objects.select_for_update().get(pk=ownership.pk)
+        if ownership.until is not None:
+            raise InvalidInput("until", f"this ownership already ended on {ownership.until}")
+        if ownership.since and until < ownership.since:
+            raise InvalidInput("until", f"cannot be before the ownership began ({ownership.since})")
+        if until > timezone.localtime(at).date():
+            raise InvalidInput("until", "cannot be in the future")
+        if not Ownership.objects.filter(dog=dog, until__isnull=True).exclude(pk=ownership.pk).exists():
+            raise InvalidInput(
+                "until", f"{dog.name} would have no owner on record; record the new owner first"
+            )
+        ownership.until = until
+        ownership.save(update_fields=["until"])
+        _record_event(
+            actor=actor,
+            jurisdiction=dog.jurisdiction,
+            act="end_ownership",
+            summary=f"{ownership.person.full_name} no longer an owner of {dog.name} from {until} — {reason}",
+            data={"dog": dog.pk, "person": ownership.person_id, "until": until, "reason": reason},
+            at=at,
+        )
+    return ownership
