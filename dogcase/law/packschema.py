@@ -308,6 +308,8 @@ STEP_INPUT = Record(
         "choices": ListOf(ID, min_items=1, unique=True),
         "help": STR,
         "when": OneOf("past", "future"),
+        # events recorded only when a yes/no input of the step is yes: {certified_mail: [notice_sent]}
+        "records_if": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
     },
 )
 STEP = Record(

@@ -118,12 +118,23 @@ class Input:
     choices: tuple[str, ...] = ()
     help: str | None = None
     when: str = "past"  # past: a fact that has happened | future: a date that may lie ahead (scheduled)
+    # (yes/no input, events): events this date also records when that input is yes
+    records_if: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def all_records(self) -> tuple[str, ...]:
+        """Every event this input may record: always, or when its yes/no input is yes."""
+        return self.records + tuple(e for _, events in self.records_if for e in events)
 
     @property
     def is_fact(self) -> bool:
         """A date of something that has happened (records an event, not a scheduled date): it may not be
         after the moment the step is recorded nor before the incident, and it can date the step."""
-        return bool(self.records) and self.kind in ("date", "datetime") and self.when != "future"
+        return (
+            bool(self.records or self.records_if)
+            and self.kind in ("date", "datetime")
+            and self.when != "future"
+        )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -134,6 +145,8 @@ class Input:
             "records": list(self.records),
             "when": self.when,
         }
+        if self.records_if:
+            out["records_if"] = {flag: list(events) for flag, events in self.records_if}
         if self.choices:
             out["choices"] = list(self.choices)
         if self.help:
@@ -226,6 +239,8 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 raise iwhere.fail(
                     "a notice_elements input needs the step's documents: (the notices it serves)"
                 )
+            if "records_if" in raw_input and kind not in ("date", "datetime"):
+                raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
             if "when" in raw_input and not records:
                 raise iwhere.fail(
                     "when: is for a date or datetime input that records an event (past: a fact; future: a "
@@ -241,8 +256,20 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     choices=tuple(raw_input.get("choices", ())),
                     help=raw_input.get("help"),
                     when=raw_input.get("when", "past"),
+                    records_if=tuple(
+                        (flag, tuple(evs)) for flag, evs in raw_input.get("records_if", {}).items()
+                    ),
                 )
             )
+        for i_index, inp in enumerate(inputs):
+            for flag, _events in inp.records_if:
+                if not any(i.id == flag and i.kind == "bool" for i in inputs):
+                    iwhere = here.at("inputs", item.line_of("inputs")).at(
+                        i_index, item["inputs"].line_of(i_index)
+                    )
+                    raise iwhere.fail(
+                        f"input {inp.id!r}: records_if names {flag!r}, which is not a yes/no input of this step"
+                    )
         if sum(1 for i in inputs if i.kind == "outcome") > 1:
             raise here.fail(f"step {sid!r} has more than one outcome input")
         dated_by = item.get("dated_by")
@@ -1134,6 +1161,11 @@ class ProcedureEngine:
             if item.records and item.id in cleaned:
                 for event in item.records:
                     out[event] = cleaned[item.id]
+            if item.id in cleaned:
+                for flag, events in item.records_if:
+                    if cleaned.get(flag) is True:
+                        for event in events:
+                            out[event] = cleaned[item.id]
         return out
 
     # ----------------------------------------------------------------------------------- checking a step
@@ -1394,9 +1426,9 @@ class _Context:
         if item is None:
             return taken.at
         index = step.inputs.index(item)
-        later = {e for other in step.inputs[index + 1 :] for e in other.records}
-        owned = [e for e in item.records if e not in later] or list(item.records)
-        value = taken.events.get(owned[0])
+        later = {e for other in step.inputs[index + 1 :] for e in other.all_records}
+        owned = [e for e in item.all_records if e not in later] or list(item.all_records)
+        value = next((taken.events[e] for e in owned if e in taken.events), None)
         if isinstance(value, dt.date):
             return value
         raw = (taken.inputs or {}).get(item.id)

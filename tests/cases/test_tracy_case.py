@@ -115,7 +115,7 @@ def test_classification_by_someone_the_ordinance_does_not_empower_is_refused(sto
 
 def test_owner_report_within_one_hour_is_an_elapsed_time_clock(story):
     s = classified(story)
-    s.step("notify_classification", "clerk", 0, sent_on=on(0))
+    s.step("notify_classification", "clerk", 0, sent_on=on(0), certified_mail=True)
     s.step(
         "record_escape_or_attack", "police", 3, happened_at=f"{on(3)}T10:00:00-05:00", what="Loose on 4th St"
     )
@@ -137,3 +137,24 @@ def test_a_user_of_another_city_cannot_act(story, make_staff_user):
             inputs={"sent_on": on(1)},
             expected_version=s.case.version,
         )
+
+
+def test_without_certified_mail_the_owners_five_business_days_do_not_start(story):
+    s = classified(story)
+    s.step("notify_classification", "clerk", 0, sent_on=on(0), certified_mail=False)
+    assert s.obligation("city.notify_classification").status == "met"
+    window = s.obligation("owner.request_hearing")
+    # the state's 14 days (347.541) are known; the city's five business days have not started
+    assert window.status == "undetermined"
+    # weeks later the owner's request is still in time: Subd 4.A's clock never started
+    s.step("receive_classification_appeal", "clerk", 30, received_on=on(30))
+    assert s.case.events.filter(act="receive_classification_appeal").exists()
+
+
+def test_by_certified_mail_the_five_business_days_run_from_the_day_it_was_sent(story):
+    s = classified(story)
+    s.step("notify_classification", "clerk", 0, sent_on=on(0), certified_mail=True)
+    window = s.obligation("owner.request_hearing")
+    # Subd 4.A's five business days end Monday June 8; the state's 14 days (347.541) end Monday June 15, and
+    # the owner keeps the later date
+    assert str(window.due_date) == on(14)

@@ -102,6 +102,13 @@ BROKEN_PROCEDURES = [
         "act: serve_notice", "act: post_notice", "act: post_notice", "must be one of", id="unknown act"
     ),
     pytest.param(
+        "records: notice_sent}",
+        "records: notice_sent, records_if: {certified: [notice_received]}}",
+        "{id: sent_on",
+        "records_if names 'certified', which is not a yes/no input of this step",
+        id="records_if without its yes/no input",
+    ),
+    pytest.param(
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
         "      - {id: contents, kind: notice_elements, label: Contents}\n",
@@ -508,3 +515,16 @@ def test_a_notice_must_contain_every_element_of_every_layer():
         assert left_out["provision"]["citation"] in caught.value.rule
     with pytest.raises(InputError, match="not an element"):
         j.validate_inputs("serve_notice", state, {**base, "contents": ["made-up"]}, noon("2024-05-03"))
+
+
+def test_an_event_recorded_only_when_the_notice_went_by_certified_mail():
+    j = library().get("tracy-mn")
+    day = noon("2024-05-03")
+    certified = j.events_of(
+        "notify_classification", day, {"sent_on": dt.date(2024, 5, 3), "certified_mail": True}
+    )
+    plain = j.events_of(
+        "notify_classification", day, {"sent_on": dt.date(2024, 5, 3), "certified_mail": False}
+    )
+    assert certified == {"notice_date": dt.date(2024, 5, 3), "notice_sent": dt.date(2024, 5, 3)}
+    assert plain == {"notice_date": dt.date(2024, 5, 3)}
