@@ -387,6 +387,56 @@ def battle_lake() -> list[Story]:
                 ("confirm_or_rescind", "council", 30, {"outcome": "rescinded", "resolution": "Res. 2026-33"}),
             ],
         ),
+        Story(
+            owner="Astrid Moen",
+            street="12 Oak Street",
+            dog={
+                "name": "Odin",
+                "breed": "Dogo Argentino",
+                "colour": "white",
+                "sex": "male",
+                "birth_year": 2017,
+                "microchip_manufacturer": "HomeAgain",
+                "microchip_number": "985112007654321",
+            },
+            incident={
+                "days": 230,
+                "place": "Oak Street",
+                "kind": "attack",
+                "facts": SERIOUS,
+                "victim": ("Bjorn Lie", "human", "substantial_bodily_harm"),
+                "narrative": "Attacked a delivery driver.",
+            },
+            steps=[
+                at(declare_d, 228),
+                serve(227),
+                (
+                    "record_sterilization",
+                    "officer",
+                    210,
+                    {"sterilized_on": d(211), "veterinarian": "Lakes Area Vet Clinic"},
+                ),
+                ("issue_certificate", "clerk", 205, {"proofs": ALL_CONDITIONS, "number": "BL-DD-2026-02"}),
+            ],
+        ),
+        Story(
+            owner="Karl Ostby",
+            street="3 Birch Lane",
+            dog={"name": "Sasha", "breed": "Malinois", "colour": "fawn", "sex": "female", "birth_year": 2016},
+            incident={
+                "days": 90,
+                "place": "Birch Lane",
+                "kind": "bite",
+                "facts": BITE,
+                "victim": ("Eva Lund", "human", "minor"),
+                "narrative": "Bit a neighbour's child on the arm.",
+            },
+            steps=[
+                at(declare_p, 88),
+                serve(87),
+                ("record_death", "officer", 10, {"died_on": d(12)}),
+            ],
+        ),
     ]
 
 
@@ -495,6 +545,38 @@ def tracy() -> list[Story]:
                 ("receive_classification_appeal", "clerk", 35, {"received_on": d(35)}),
                 ("hold_classification_hearing", "council", 30, {"held_on": d(30)}),
                 ("decide_classification_appeal", "council", 28, {"outcome": "upheld", "notified_on": d(28)}),
+            ],
+        ),
+        Story(
+            owner="Marv Hennen",
+            street="301 State Street",
+            dog={
+                "name": "Brutus",
+                "breed": "Presa Canario",
+                "colour": "black",
+                "sex": "male",
+                "birth_year": 2019,
+            },
+            incident={
+                "days": 50,
+                "place": "State Street",
+                "kind": "attack",
+                "facts": SERIOUS,
+                "victim": ("Al Vos", "human", "substantial_bodily_harm"),
+                "narrative": "Attacked a man walking his dog.",
+            },
+            steps=[
+                at(classify, 48),
+                ("notify_classification", "clerk", 47, {"sent_on": d(47), "certified_mail": True}),
+                (
+                    "order_impoundment",
+                    "council",
+                    20,
+                    {"ground": "no_insurance_proof", "resolution": "Council motion 2026-17"},
+                ),
+                ("impound", "police", 19, {"place": "301 State Street"}),
+                ("notify_impoundment", "clerk", 18, {"sent_on": d(18), "certified_mail": True}),
+                ("receive_impoundment_appeal", "clerk", 16, {"received_on": d(16)}),
             ],
         ),
     ]
