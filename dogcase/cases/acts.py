@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
@@ -548,6 +550,14 @@ def _check_lengths(model, values: Mapping[str, Any], prefix: str = "") -> None:
             raise InvalidInput(f"{prefix}{name}", f"at most {limit} characters (this is {len(value)})")
 
 
+def _check_email(value) -> None:
+    if value:
+        try:
+            validate_email(value)
+        except ValidationError:
+            raise InvalidInput("email", "is not an e-mail address") from None
+
+
 def _store(upload, field: str, jurisdiction: str, actor, at: dt.datetime) -> StoredFile:
     try:
         data, content_type, ext = file_store.read_upload(upload, field)
@@ -595,6 +605,7 @@ def record_person(
     if not (fields.get("full_name") or "").strip():
         raise InvalidInput("full_name", "a name is required")
     _check_lengths(Person, fields)
+    _check_email(fields.get("email"))
     at = at or now()
     with transaction.atomic():
         _lock()

@@ -21,6 +21,7 @@ from dogcase.cases.acts import (
     PERSON_FIELDS,
     ActError,
     InvalidInput,
+    _check_email,
     _check_lengths,
     _lock,
     _record_event,
@@ -81,6 +82,7 @@ def update_person(
     reason = _reason(reason)
     if "full_name" in changes and not (changes["full_name"] or "").strip():
         raise InvalidInput("full_name", "a name is required")
+    _check_email(changes.get("email"))
     at = at or now()
     with transaction.atomic():
         _lock()
@@ -154,8 +156,9 @@ def update_premises(
     reason = _reason(reason)
     if "tenure" in changes and changes["tenure"] not in Premises.Tenure.values:
         raise InvalidInput("tenure", f"must be one of {', '.join(Premises.Tenure.values)}")
-    if "street" in changes and not (changes["street"] or "").strip():
-        raise InvalidInput("street", "a street address is required")
+    for name, rule in (("street", "a street address is required"), ("city_name", "the city is required")):
+        if name in changes and not (changes[name] or "").strip():
+            raise InvalidInput(name, rule)
     at = at or now()
     with transaction.atomic():
         _lock()
@@ -210,7 +213,7 @@ def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, a
         _lock()
         ownership = Ownership.objects.select_for_update().get(pk=ownership.pk)
         if ownership.until is not None:
-            raise InvalidInput("until", f"this ownership already ended on {ownership.until}")
+            raise StaleRecord(ownership, ["until"])
         if ownership.since and until < ownership.since:
             raise InvalidInput("until", f"cannot be before the ownership began ({ownership.since})")
         if until > timezone.localtime(at).date():

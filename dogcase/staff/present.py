@@ -112,3 +112,99 @@ def designation_label(j, designation_id: str | None) -> str:
         return "Not declared"
     d = j.designations.get(designation_id) if j is not None else None
     return d.label if d is not None else humanize(designation_id)
+
+
+# ------------------------------------------------------------------------------------ history of a record
+
+FIELD_WORDS = {
+    "name": "Name",
+    "breed": "Breed",
+    "colour": "Colour",
+    "sex": "Sex",
+    "sterilized": "Sterilized",
+    "birth_year": "Birth year",
+    "microchip_manufacturer": "Microchip manufacturer",
+    "microchip_number": "Microchip number",
+    "licence_number": "City licence",
+    "full_name": "Name",
+    "phone": "Phone",
+    "email": "E-mail",
+    "street": "Street address",
+    "unit": "Unit",
+    "city_name": "City",
+    "state": "State",
+    "postal_code": "ZIP code",
+    "tenure": "Owned or rented",
+}
+
+CHOICE_WORDS = {
+    "sex": {"male": "Male", "female": "Female", "unknown": "Not known"},
+    "tenure": {"owned": "Owned by the dog's owner", "rented": "Rented", "unknown": "Not known"},
+}
+
+HISTORY_WORDS = {
+    "record_dog": "Dog first recorded",
+    "update_dog": "Dog's details changed",
+    "record_person": "Person first recorded",
+    "update_person": "Details changed",
+    "record_premises": "Premises first recorded",
+    "update_premises": "Premises changed",
+    "add_owner": "Owner added",
+    "end_ownership": "No longer an owner",
+}
+
+
+def field_value_words(field: str, value: Any) -> str:
+    """A recorded value as a reader would say it: blank, yes/no/not known, the label of a choice."""
+    if field == "sterilized":
+        return {True: "Yes", False: "No"}.get(value, "Not known")
+    if value is None or value == "":
+        return "blank"
+    return CHOICE_WORDS.get(field, {}).get(str(value), str(value))
+
+
+def _date_words(value: Any) -> str:
+    if isinstance(value, dt.date):
+        return value.strftime("%-d %b %Y")
+    try:
+        return dt.date.fromisoformat(str(value)).strftime("%-d %b %Y")
+    except ValueError:
+        return str(value)
+
+
+def history_rows(events, *, people=None, dogs=None) -> list[dict[str, Any]]:
+    """Each record event with who, when, what changed (old → new) and why; newest first."""
+    people, dogs = people or {}, dogs or {}
+    rows = []
+    for e in events:
+        data = e.data or {}
+        detail = ""
+        if e.act in ("add_owner", "end_ownership"):
+            person = people.get(data.get("person"))
+            dog = dogs.get(data.get("dog"))
+            who = person.full_name if person else (dog.name if dog else "")
+            if e.act == "add_owner":
+                detail = f"{who} — owner since {_date_words(data.get('since'))}"
+            else:
+                detail = f"{who} — no longer an owner from {_date_words(data.get('until'))}"
+        rows.append(
+            {
+                "seq": e.seq,
+                "at": e.at,
+                "actor": e.actor_name,
+                "what": HISTORY_WORDS.get(e.act, humanize(e.act)),
+                "detail": detail,
+                "summary": e.summary,
+                "changes": [
+                    {
+                        "field": FIELD_WORDS.get(f, humanize(f)),
+                        "old": field_value_words(f, old),
+                        "new": field_value_words(f, new),
+                    }
+                    for f, (old, new) in (data.get("changes") or {}).items()
+                ],
+                "reason": data.get("reason", ""),
+            }
+        )
+    rows.reverse()
+    return rows

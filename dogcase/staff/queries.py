@@ -224,3 +224,43 @@ def replayed_event(key: str) -> Event | None:
     if not key:
         return None
     return Event.objects.filter(idempotency_key=key).first()
+
+
+# ------------------------------------------------------------------------------------ history of a record
+
+DOG_ACTS = ("record_dog", "update_dog")
+OWNER_ACTS = ("add_owner", "end_ownership")
+PERSON_ACTS = ("record_person", "update_person")
+PREMISES_ACTS = ("record_premises", "update_premises")
+
+
+def dog_history(dog: Dog) -> tuple[list[Event], dict[int, Person]]:
+    """The events that created or changed the dog, its owners and its premises (oldest first), and the people
+    they name. Two queries whatever the number of events."""
+    q = Q(act__in=DOG_ACTS, data__id=dog.pk) | Q(act__in=OWNER_ACTS, data__dog=dog.pk)
+    if dog.premises_id:
+        q |= Q(act__in=PREMISES_ACTS, data__id=dog.premises_id)
+    events = list(Event.objects.filter(q, jurisdiction=dog.jurisdiction).order_by("seq"))
+    ids = {e.data.get("person") for e in events if e.act in OWNER_ACTS} - {None}
+    return events, Person.objects.in_bulk(ids) if ids else {}
+
+
+def person_history(person: Person) -> tuple[list[Event], dict[int, Dog]]:
+    """The events that created or changed the person and their ownerships (oldest first), and the dogs they
+    name. Two queries whatever the number of events."""
+    q = Q(act__in=PERSON_ACTS, data__id=person.pk) | Q(act__in=OWNER_ACTS, data__person=person.pk)
+    events = list(Event.objects.filter(q, jurisdiction=person.jurisdiction).order_by("seq"))
+    ids = {e.data.get("dog") for e in events if e.act in OWNER_ACTS} - {None}
+    return events, Dog.objects.in_bulk(ids) if ids else {}
+
+
+def people_named(jurisdiction: str, query: str, *, exclude=(), limit: int = SEARCH_LIMIT) -> list[Person]:
+    """People of one city whose name contains the query (for choosing an owner)."""
+    query = " ".join(query.split())[:100]
+    if len(query) < 2:
+        return []
+    return list(
+        Person.objects.filter(jurisdiction=jurisdiction, full_name__icontains=query)
+        .exclude(pk__in=list(exclude))
+        .order_by("full_name", "id")[:limit]
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dogcase.staff.views import cases, dashboard, incidents, records
+from dogcase.staff.views import cases, dashboard, edits, incidents, records
 
 app_name = "staff"
 
@@ -13,8 +13,13 @@ urlpatterns = [
     path("cases/<str:number>/events/<int:seq>/correct", cases.correct_date, name="correct"),
     path("dogs/", records.dog_list, name="dogs"),
     path("dogs/<int:pk>", records.dog_detail, name="dog"),
+    path("dogs/<int:pk>/edit", edits.edit_dog, name="dog_edit"),
+    path("dogs/<int:pk>/owners/add", edits.add_owner, name="owner_add"),
+    path("dogs/<int:pk>/owners/<int:ownership_id>/end", edits.end_ownership, name="owner_end"),
+    path("premises/<int:pk>/edit", edits.edit_premises, name="premises_edit"),
     path("people/", records.person_list, name="people"),
     path("people/<int:pk>", records.person_detail, name="person"),
+    path("people/<int:pk>/edit", edits.edit_person, name="person_edit"),
     path("incidents/", records.incident_list, name="incidents"),
     path("incidents/new", incidents.new_incident, name="incident_new"),
     path("incidents/new/classify", incidents.classify_partial, name="incident_classify"),

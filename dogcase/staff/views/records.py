@@ -10,9 +10,9 @@ from dogcase.cases.access import cities_of
 from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
 from dogcase.law import library
 from dogcase.staff import queries
-from dogcase.staff.guards import in_cities, may_record, staff_required
+from dogcase.staff.guards import in_cities, is_read_only, may_record, staff_required
 from dogcase.staff.intake import value_words
-from dogcase.staff.present import designation_label
+from dogcase.staff.present import designation_label, history_rows
 from dogcase.staff.views.common import city_names
 
 PAGE_SIZE = 25
@@ -118,14 +118,25 @@ def incident_list(request):
     )
 
 
+def may_edit(user) -> bool:
+    """Whether the page offers to correct the record: never to the auditor, else to the record keepers."""
+    return not is_read_only(user) and may_record(user)
+
+
 @staff_required
 def dog_detail(request, pk: int):
     dog = queries.dog_detail(request.user, pk)
     j = library().get(dog.jurisdiction)
     cases = list(dog.cases.select_related("incident").order_by("-opened_at"))
+    ownerships = queries.ownerships_of(dog)
+    events, people = queries.dog_history(dog)
     context = {
         "dog": dog,
-        "ownerships": queries.ownerships_of(dog),
+        "ownerships": ownerships,
+        "current_owners": [o for o in ownerships if o.until is None],
+        "former_owners": [o for o in ownerships if o.until is not None],
+        "history": history_rows(events, people=people),
+        "may_edit": may_edit(request.user),
         "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
         "incidents": list(dog.incidents.order_by("-occurred_at")),
         "city": city_names([dog.jurisdiction])[dog.jurisdiction],
@@ -137,8 +148,11 @@ def dog_detail(request, pk: int):
 @staff_required
 def person_detail(request, pk: int):
     person = in_cities(Person.objects.all(), request.user, pk=pk)
+    events, dogs = queries.person_history(person)
     context = {
         "person": person,
+        "history": history_rows(events, dogs=dogs),
+        "may_edit": may_edit(request.user),
         "ownerships": list(person.ownerships.select_related("dog").order_by("-since", "id")),
         "premises_let": list(person.premises_let.all()),
         "city": city_names([person.jurisdiction])[person.jurisdiction],

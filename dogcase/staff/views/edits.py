@@ -1,0 +1,477 @@
+"""Corrections and updates of the records: a dog's details, its premises, a person's details, and who owns
+the dog. Each is audited (dogcase.cases.updates): the old and new values, the person and the reason.
+
+A form carries, in hidden `seen-<field>` inputs, the values it showed. Only the fields the user changed are
+sent, with what the form showed for them; when someone else saved one of them in between, nothing is saved
+and the form is answered 409 with the record as it is now.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from dogcase.cases import acts, updates
+from dogcase.cases.models import Dog, Ownership, Person, Premises
+from dogcase.staff import guards, queries
+from dogcase.staff.guards import may_record, require_writer, staff_required
+from dogcase.staff.present import field_value_words, humanize
+from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today
+
+
+def require_record_writer(user) -> None:
+    """The auditor is read-only; of the others, only the roles that keep the records may change them."""
+    require_writer(user)
+    if not may_record(user):
+        raise PermissionDenied("Your role may not change people, dogs or premises.")
+
+
+class FieldError(Exception):
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    label: str
+    kind: str = "text"  # text, email, tel, year, state, choice, yesno
+    choices: tuple[tuple[str, str], ...] = ()
+    hint: str = ""
+    autocomplete: str = ""
+    required: bool = False
+
+
+YES_NO = (("yes", "Yes"), ("no", "No"), ("unknown", "Not known"))
+
+DOG_FORM = (
+    Field("name", "Name", required=True, hint="Write “unknown” if nobody knows it."),
+    Field("breed", "Breed"),
+    Field("colour", "Colour"),
+    Field("sex", "Sex", "choice", tuple(Dog.Sex.choices)),
+    Field("sterilized", "Sterilized (spayed or neutered)", "yesno", YES_NO),
+    Field("birth_year", "Birth year", "year", hint="For example 2021. Leave blank if not known."),
+    Field("microchip_manufacturer", "Microchip manufacturer"),
+    Field("microchip_number", "Microchip number"),
+    Field("licence_number", "City licence number"),
+)
+
+PERSON_FORM = (
+    Field("full_name", "Full name", required=True, autocomplete="off"),
+    Field("phone", "Phone", "tel", autocomplete="off"),
+    Field("email", "E-mail", "email", autocomplete="off"),
+    Field("street", "Street address", autocomplete="off"),
+    Field("city_name", "City", autocomplete="off"),
+    Field("state", "State", "state", hint="Two letters, e.g. MN.", autocomplete="off"),
+    Field("postal_code", "ZIP code", autocomplete="off"),
+)
+
+PREMISES_FORM = (
+    Field("street", "Street address", required=True, autocomplete="off"),
+    Field("unit", "Unit or apartment", autocomplete="off"),
+    Field("city_name", "City", required=True, autocomplete="off"),
+    Field("postal_code", "ZIP code", autocomplete="off"),
+    Field("tenure", "Owned or rented", "choice", tuple(Premises.Tenure.choices)),
+)
+
+# The fields a new owner is recorded with (acts.record_person), named `new-<field>` in the form.
+NEW_PERSON_FORM = tuple(f for f in PERSON_FORM if f.name != "state")
+
+
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+def shown(field: Field, value: Any) -> str:
+    """A recorded value as the form shows it."""
+    if field.kind == "yesno":
+        return {True: "yes", False: "no"}.get(value, "unknown")
+    return "" if value is None else str(value)
+
+
+def parse(field: Field, text: str) -> Any:
+    """What the form says, as the record keeps it; FieldError when it cannot be."""
+    text = (text or "").strip()
+    if field.kind == "yesno":
+        if text not in ("yes", "no", "unknown"):
+            raise FieldError(field.name, "Choose yes, no or not known.")
+        return {"yes": True, "no": False}.get(text)
+    if field.kind == "choice" and text not in {v for v, _ in field.choices}:
+        raise FieldError(field.name, f"Choose one of: {', '.join(label for _, label in field.choices)}.")
+    if field.required and not text:
+        raise FieldError(field.name, f"{field.label} is required.")
+    if field.kind == "year":
+        if not text:
+            return None
+        if not text.isdigit():
+            raise FieldError(field.name, "Give a year, for example 2021.")
+        return int(text)
+    if field.kind == "state":
+        return text.upper()
+    if field.kind == "email" and text:
+        try:
+            validate_email(text)
+        except ValidationError:
+            raise FieldError(field.name, "Give an e-mail address such as name@example.com.") from None
+    return text
+
+
+def _seen_value(field: Field, text: str) -> Any:
+    try:
+        return parse(field, text)
+    except FieldError:
+        return text  # a tampered value: it differs from the record, so the change is refused as stale
+
+
+def _edit_record(request, *, record, form, update, template: str, context: dict, done_url: str, noun: str):
+    """The shared GET/POST of a record's correction form."""
+    user = request.user
+    require_record_writer(user)
+    current = {f.name: shown(f, getattr(record, f.name)) for f in form}
+    values, seen, reason = dict(current), dict(current), ""
+    errors: dict[str, str] = {}
+    general: list[str] = []
+    stale = None
+    status = 200
+    if request.method == "POST":
+        seen = {f.name: request.POST.get(f"seen-{f.name}", current[f.name]) for f in form}
+        # A field the form did not send (e.g. an unanswered choice) is left as the form showed it.
+        values = {f.name: (request.POST.get(f.name, seen[f.name]) or "").strip() for f in form}
+        reason = (request.POST.get("reason") or "").strip()
+        changes: dict[str, Any] = {}
+        for f in form:
+            try:
+                value = parse(f, values[f.name])
+            except FieldError as exc:
+                errors[exc.field] = exc.message
+                continue
+            before = _seen_value(f, seen[f.name])
+            if value != before:
+                changes[f.name] = value
+        status = 400
+        if not errors:
+            try:
+                update(
+                    record,
+                    actor=user,
+                    changes=changes,
+                    reason=reason,
+                    seen={
+                        name: _seen_value(next(f for f in form if f.name == name), seen[name])
+                        for name in changes
+                    },
+                )
+            except updates.StaleRecord as exc:
+                record = exc.record
+                now_shown = {f.name: shown(f, getattr(record, f.name)) for f in form}
+                labels = {f.name: f for f in form}
+                stale = {
+                    "message": exc.args[0] if exc.args else "",
+                    "fields": [
+                        {
+                            "label": labels[name].label,
+                            "now": field_value_words(name, getattr(record, name)),
+                            "yours": field_value_words(name, changes[name]),
+                        }
+                        for name in exc.fields
+                        if name in labels
+                    ],
+                }
+                # The fields the user did not change show the record as it is now; their own changes stay.
+                values = {name: values[name] if name in changes else now_shown[name] for name in now_shown}
+                seen = now_shown
+                status = 409
+            except acts.InvalidInput as exc:
+                if exc.field == "reason" or exc.field in values:
+                    errors[exc.field] = _sentence(exc.rule)
+                elif exc.field == "changes":
+                    general.append("Nothing was changed: edit at least one detail, or go back.")
+                else:
+                    general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+            else:
+                messages.success(request, f"The {noun} was updated. The old values are kept in its history.")
+                return redirect(done_url + "#history")
+    rows = [
+        {
+            "field": f,
+            "value": values.get(f.name, ""),
+            "seen": seen.get(f.name, ""),
+            "error": errors.get(f.name, ""),
+        }
+        for f in form
+    ]
+    context = {
+        **context,
+        "rows": rows,
+        "reason": reason,
+        "errors": errors,
+        "general_errors": general,
+        "stale": stale,
+    }
+    return render(request, template, context, status=status)
+
+
+# ------------------------------------------------------------------------------------------------- dog
+
+
+def _dog(user, pk: int) -> Dog:
+    return guards.in_cities(Dog.objects.select_related("premises"), user, pk=pk)
+
+
+@staff_required
+def edit_dog(request, pk: int):
+    dog = _dog(request.user, pk)
+    return _edit_record(
+        request,
+        record=dog,
+        form=DOG_FORM,
+        update=updates.update_dog,
+        template="staff/record_edit.html",
+        context={
+            "title": f"Correct or update {dog.name}'s details",
+            "back_url": reverse("staff:dog", args=[dog.pk]),
+            "back_words": f"{dog.name}",
+            "city": city_names([dog.jurisdiction])[dog.jurisdiction],
+            "intro": "Change only what is wrong or out of date. The old values are kept in the dog's history, "
+            "with your name and reason. To record that the dog moved, was transferred or died, use the "
+            "steps of its case.",
+        },
+        done_url=reverse("staff:dog", args=[dog.pk]),
+        noun="dog's record",
+    )
+
+
+@staff_required
+def edit_premises(request, pk: int):
+    premises = guards.in_cities(Premises.objects.all(), request.user, pk=pk)
+    dog = _back_dog(request, premises)
+    done = reverse("staff:dog", args=[dog.pk]) if dog else reverse("staff:dogs")
+    return _edit_record(
+        request,
+        record=premises,
+        form=PREMISES_FORM,
+        update=updates.update_premises,
+        template="staff/record_edit.html",
+        context={
+            "title": f"Correct or update the premises at {premises}",
+            "back_url": done,
+            "back_words": dog.name if dog else "Dogs",
+            "city": city_names([premises.jurisdiction])[premises.jurisdiction],
+            "intro": "Where the dog is kept, and whether the premises are owned or rented. The old values "
+            "are kept in the history, with your name and reason.",
+            "dogs_kept": list(premises.dogs.order_by("name", "id")),
+        },
+        done_url=done,
+        noun="premises record",
+    )
+
+
+def _back_dog(request, premises: Premises) -> Dog | None:
+    """The dog page the premises form returns to: the one it was opened from, else a dog kept there."""
+    dogs = premises.dogs.order_by("name", "id")
+    wanted = request.GET.get("dog") or request.POST.get("dog")
+    if wanted and str(wanted).isdigit():
+        dog = dogs.filter(pk=int(wanted)).first()
+        if dog is not None:
+            return dog
+    return dogs.first()
+
+
+# ---------------------------------------------------------------------------------------------- people
+
+
+@staff_required
+def edit_person(request, pk: int):
+    person = guards.in_cities(Person.objects.all(), request.user, pk=pk)
+    return _edit_record(
+        request,
+        record=person,
+        form=PERSON_FORM,
+        update=updates.update_person,
+        template="staff/record_edit.html",
+        context={
+            "title": f"Correct or update {person.full_name}'s details",
+            "back_url": reverse("staff:person", args=[person.pk]),
+            "back_words": person.full_name,
+            "city": city_names([person.jurisdiction])[person.jurisdiction],
+            "intro": "Change only what is wrong or out of date. Notices and letters use these details. The old "
+            "values are kept in the person's history, with your name and reason.",
+        },
+        done_url=reverse("staff:person", args=[person.pk]),
+        noun="person's record",
+    )
+
+
+# ---------------------------------------------------------------------------------------------- owners
+
+
+def _parse_date(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat((text or "").strip())
+    except ValueError:
+        return None
+
+
+@staff_required
+def add_owner(request, pk: int):
+    user = request.user
+    dog = _dog(user, pk)
+    require_record_writer(user)
+    _, today = now_and_today()
+    current_owner_ids = set(dog.ownerships.filter(until__isnull=True).values_list("person_id", flat=True))
+    query = (request.GET.get("q") or request.POST.get("q") or "").strip()
+    values: dict[str, Any] = {"person": "", "since": today.isoformat(), "reason": ""}
+    new_person = {f.name: "" for f in NEW_PERSON_FORM}
+    errors: dict[str, str] = {}
+    general: list[str] = []
+    token = new_form_token()
+    status = 200
+    if request.method == "POST":
+        token = clean_token(request.POST.get("idempotency_key")) or token
+        values = {k: (request.POST.get(k) or "").strip() for k in ("person", "since", "reason")}
+        new_person = {f.name: (request.POST.get(f"new-{f.name}") or "").strip() for f in NEW_PERSON_FORM}
+        status = 400
+        person = None
+        since = _parse_date(values["since"])
+        if since is None:
+            errors["since"] = "Give the date this person became an owner."
+        if len(values["reason"]) < 5:
+            errors["reason"] = "Say why this person is added as an owner (at least 5 characters)."
+        if values["person"] == "new":
+            for f in NEW_PERSON_FORM:
+                try:
+                    new_person[f.name] = parse(f, new_person[f.name])
+                except FieldError as exc:
+                    errors[f"new-{exc.field}"] = exc.message
+        elif values["person"].isdigit():
+            person = Person.objects.filter(jurisdiction=dog.jurisdiction, pk=int(values["person"])).first()
+            if person is None:
+                errors["person"] = "Choose a person of this city from the list, or record a new one."
+        else:
+            errors["person"] = "Choose a person from the list, or choose to record a new one."
+        if not errors:
+            try:
+                with transaction.atomic():
+                    if person is None:
+                        person = acts.record_person(
+                            jurisdiction=dog.jurisdiction,
+                            actor=user,
+                            idempotency_key=token,
+                            **{k: v for k, v in new_person.items() if v},
+                        )
+                    updates.add_owner(dog, person=person, actor=user, since=since, reason=values["reason"])
+            except acts.InvalidInput as exc:
+                field = exc.field.rsplit(".", 1)[-1]
+                if field in ("since", "reason", "person"):
+                    errors[field] = _sentence(exc.rule)
+                elif field in new_person:
+                    errors[f"new-{field}"] = _sentence(exc.rule)
+                else:
+                    general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+            else:
+                messages.success(request, f"{person.full_name} is recorded as an owner of {dog.name}.")
+                return redirect(reverse("staff:dog", args=[dog.pk]) + "#history")
+    found = queries.people_named(dog.jurisdiction, query, exclude=current_owner_ids)
+    if values["person"].isdigit() and all(str(p.pk) != values["person"] for p in found):
+        chosen = Person.objects.filter(jurisdiction=dog.jurisdiction, pk=int(values["person"])).first()
+        if chosen is not None:
+            found.insert(0, chosen)
+    context = {
+        "dog": dog,
+        "city": city_names([dog.jurisdiction])[dog.jurisdiction],
+        "q": query,
+        "searched": len(" ".join(query.split())) >= 2,
+        "found": found,
+        "values": values,
+        "new_rows": [
+            {
+                "name": f"new-{f.name}",
+                "label": f.label,
+                "value": new_person.get(f.name, ""),
+                "error": errors.get(f"new-{f.name}", ""),
+                "type": {"email": "email", "tel": "tel"}.get(f.kind, "text"),
+            }
+            for f in NEW_PERSON_FORM
+        ],
+        "errors": errors,
+        "general_errors": general,
+        "token": token,
+        "today": today,
+    }
+    return render(request, "staff/owner_add.html", context, status=status)
+
+
+@staff_required
+def end_ownership(request, pk: int, ownership_id: int):
+    user = request.user
+    dog = _dog(user, pk)
+    ownership = _ownership(dog, ownership_id)
+    require_record_writer(user)
+    _, today = now_and_today()
+    values = {"until": today.isoformat(), "reason": ""}
+    errors: dict[str, str] = {}
+    general: list[str] = []
+    stale = None
+    status = 200
+    if request.method == "POST":
+        values = {k: (request.POST.get(k) or "").strip() for k in ("until", "reason")}
+        status = 400
+        until = _parse_date(values["until"])
+        if ownership.until is not None:
+            stale = _ended_already(ownership)
+            status = 409
+        elif until is None:
+            errors["until"] = "Give the date from which this person no longer owns the dog."
+        else:
+            try:
+                updates.end_ownership(ownership, actor=user, until=until, reason=values["reason"])
+            except acts.InvalidInput as exc:
+                ownership.refresh_from_db()
+                if ownership.until is not None:
+                    stale = _ended_already(ownership)
+                    status = 409
+                elif exc.field in ("until", "reason"):
+                    errors[exc.field] = _sentence(exc.rule)
+                else:
+                    general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+            else:
+                messages.success(request, f"{ownership.person.full_name} is no longer recorded as an owner.")
+                return redirect(reverse("staff:dog", args=[dog.pk]) + "#history")
+    context = {
+        "dog": dog,
+        "ownership": ownership,
+        "ended": ownership.until is not None,
+        "owners": queries.ownerships_of(dog),
+        "city": city_names([dog.jurisdiction])[dog.jurisdiction],
+        "values": values,
+        "errors": errors,
+        "general_errors": general,
+        "stale": stale,
+    }
+    return render(request, "staff/owner_end.html", context, status=status)
+
+
+def _ownership(dog: Dog, ownership_id: int) -> Ownership:
+    ownership = dog.ownerships.select_related("person").filter(pk=ownership_id).first()
+    if ownership is None:
+        raise Http404("No such owner of this dog.")
+    return ownership
+
+
+def _ended_already(ownership: Ownership) -> dict[str, str]:
+    return {
+        "message": f"Someone already recorded that {ownership.person.full_name} is no longer an owner, from "
+        f"{ownership.until:%-d %b %Y}. Nothing you entered was saved. Here are the dog's owners as they are now."
+    }
