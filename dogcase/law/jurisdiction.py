@@ -350,15 +350,24 @@ class Jurisdiction:
         *,
         on: dt.date | None = None,
         settings: Mapping[str, Any] | None = None,
+        designation: str | None = None,
     ) -> dict[str, Any]:
         """When the act `deadline_id` is due (or allowed), from the events given, with every provision that
-        sets it, its computation trace, and the date dogcase applies."""
+        sets it, its computation trace, and the date dogcase applies.
+
+        With `designation` (a case's), only the provisions that concern it are combined: a provision whose
+        `for` leaves the designation out does not set the case's time (Tracy's five business days are not a
+        state potentially dangerous dog's). A state provision of an owner's time also reaches a city
+        designation whose `state_counterpart` it names (the state floor: a Tracy vicious dog keeps the
+        state's 14 days to request a hearing). Without a designation, every provision is combined."""
         plan = self._deadline_plans.get(deadline_id)
         if plan is None:
             raise InputError(
                 "deadline",
                 f"unknown deadline {deadline_id!r} in {self.id}; known: {', '.join(self.deadline_ids())}",
             )
+        if designation is not None and designation not in self.designations:
+            raise InputError("designation", f"unknown designation {designation!r} in {self.id}")
         unknown = events.keys() - _EVENT_SET
         if unknown:
             raise InputError(
@@ -383,7 +392,11 @@ class Jurisdiction:
         values: list[Any] = []
         missing_events: list[str] = []
         computed: dict[tuple, tuple] = {}  # provisions with the same terms share one computation
-        for step in plan.steps:
+        steps = plan.steps
+        if designation is not None:
+            reaching = tuple(s for s in steps if self._deadline_reaches(s.version, plan.who, designation))
+            steps = reaching or steps  # no provision names it: every provision, as without a designation
+        for step in steps:
             entry = self._deadline_entry(step, events, on, settings_now, missing_events, computed)
             if entry is not None:
                 entries.append(entry[0])
@@ -435,6 +448,16 @@ class Jurisdiction:
             notes = plan.notes[keys] = tuple(d.as_dict() for d in self.defects_for(keys))
         answer["notes"] = [dict(n) for n in notes]
         return answer
+
+    def _deadline_reaches(self, version: ProvisionVersion, who: str, designation: str) -> bool:
+        """Does this deadline provision set the time of a case with this designation?"""
+        scope = version.effect.get("for")
+        if scope is None or designation in scope:
+            return True
+        counterpart = self.designations[designation].state_counterpart
+        return (
+            who == "owner" and version.layer == "state" and counterpart is not None and counterpart in scope
+        )
 
     def _deadline_entry(self, step, events, on, settings_now, missing_events, computed):
         """One provision's computation: (entry, value), or None when that provision is not in force."""
@@ -881,6 +904,9 @@ EVENT_WORDS = {
     "impoundment_decision_received": "receipt of the impoundment decision",
     "move": "the move",
     "landlord_disclosure": "the disclosure to the property owner",
+    "destruction_notice_date": "the notice of the intended destruction",
+    "destruction_hearing_request_received": "receipt of the request for a hearing on the destruction",
+    "destruction_hearing_held": "the hearing on the destruction",
 }
 if set(EVENT_WORDS) != set(EVENTS):  # pragma: no cover - a vocabulary edit that forgot the words
     raise RuntimeError("every event of packschema.EVENTS needs its words in EVENT_WORDS")

@@ -64,6 +64,11 @@ EVENTS = (
     "impoundment_decision_received",
     "move",
     "landlord_disclosure",
+    # the hearing on a destruction (§ 90.15 (K), Minn. Stat. 347.56): its own track, so that its dates do
+    # not overwrite those of the hearing on the declaration
+    "destruction_notice_date",
+    "destruction_hearing_request_received",
+    "destruction_hearing_held",
 )
 ACTS = (
     "declare",
@@ -108,6 +113,14 @@ SERVICE_METHODS = (
     "delivery_to_resident",
     "telephone_if_possible",
 )
+# a service method that is a form of another (certified mail is mail; hand delivery is personal delivery):
+# a city notice served by such a method also meets a state notice that accepts the more general one
+SERVICE_METHOD_FORMS = {
+    "certified_mail": ("mail",),
+    "certified_mail_return_receipt": ("certified_mail", "mail"),
+    "registered_mail": ("mail",),
+    "hand_delivery": ("personal",),
+}
 STAFF_ROLES = (
     "animal_control_officer",
     "police_officer",
@@ -232,6 +245,8 @@ class StepConditionSpec(Spec):
         "prohibited",
         "last",
         "confirmed",
+        "ground_of",
+        "input_by",
     )
     _extra = ("provision", "why", "code")
 
@@ -263,6 +278,10 @@ class StepConditionSpec(Spec):
             Record(required={"step": ID, "in": ListOf(ID, min_items=1)}).check(arg, here)
         elif test == "last":
             Record(required={"of": ListOf(ID, min_items=1), "in": ListOf(ID, min_items=1)}).check(arg, here)
+        elif test == "ground_of":
+            Record(required={"step": ID, "in": ListOf(ID, min_items=1)}).check(arg, here)
+        elif test == "input_by":
+            Record(required={"input": ID, "deadline": ID}).check(arg, here)
         elif test == "proven":
             OneOf("condition_of_registration").check(arg, here)
         elif test == "seizure_ground":
@@ -310,6 +329,8 @@ STEP_INPUT = Record(
         "when": OneOf("past", "future"),
         # events recorded only when a yes/no input of the step is yes: {certified_mail: [notice_sent]}
         "records_if": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
+        # events recorded only when the step's outcome is one of these: {upheld: [decision_received]}
+        "records_if_outcome": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
     },
 )
 STEP = Record(

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import clock
 from .errors import InputError, PackError
 from .model import InForce, ProvisionVersion
+from .packschema import SERVICE_METHOD_FORMS
 from .schema import Where
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +39,7 @@ __all__ = [
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _DEADLINE_TESTS = ("within", "from", "after")
 _STEP_TESTS = ("done", "not_done")
-_INPUT_TESTS = ("proven", "seizure_ground", "ground_in", "confirmed")
+_INPUT_TESTS = ("proven", "seizure_ground", "ground_in", "confirmed", "input_by")
 _DEFAULT_CODES = {
     "done": "missing_step",
     "not_done": "already_taken",
@@ -54,6 +55,8 @@ _DEFAULT_CODES = {
     "prohibited": "prohibited",
     "last": "wrong_state",
     "not": "wrong_state",
+    "ground_of": "wrong_state",
+    "input_by": "too_late",
 }
 _ACT_WORDS = {
     "seize": "seizure",
@@ -120,18 +123,24 @@ class Input:
     when: str = "past"  # past: a fact that has happened | future: a date that may lie ahead (scheduled)
     # (yes/no input, events): events this date also records when that input is yes
     records_if: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (outcome, events): events this date also records when the step's outcome is that one
+    records_if_outcome: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def all_records(self) -> tuple[str, ...]:
-        """Every event this input may record: always, or when its yes/no input is yes."""
-        return self.records + tuple(e for _, events in self.records_if for e in events)
+        """Every event this input may record: always, when its yes/no input is yes, or on an outcome."""
+        return (
+            self.records
+            + tuple(e for _, events in self.records_if for e in events)
+            + tuple(e for _, events in self.records_if_outcome for e in events)
+        )
 
     @property
     def is_fact(self) -> bool:
         """A date of something that has happened (records an event, not a scheduled date): it may not be
         after the moment the step is recorded nor before the incident, and it can date the step."""
         return (
-            bool(self.records or self.records_if)
+            bool(self.records or self.records_if or self.records_if_outcome)
             and self.kind in ("date", "datetime")
             and self.when != "future"
         )
@@ -147,6 +156,8 @@ class Input:
         }
         if self.records_if:
             out["records_if"] = {flag: list(events) for flag, events in self.records_if}
+        if self.records_if_outcome:
+            out["records_if_outcome"] = {o: list(events) for o, events in self.records_if_outcome}
         if self.choices:
             out["choices"] = list(self.choices)
         if self.help:
@@ -239,8 +250,9 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 raise iwhere.fail(
                     "a notice_elements input needs the step's documents: (the notices it serves)"
                 )
-            if "records_if" in raw_input and kind not in ("date", "datetime"):
-                raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
+            for key in ("records_if", "records_if_outcome"):
+                if key in raw_input and kind not in ("date", "datetime"):
+                    raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
             if "when" in raw_input and not records:
                 raise iwhere.fail(
                     "when: is for a date or datetime input that records an event (past: a fact; future: a "
@@ -259,6 +271,9 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     records_if=tuple(
                         (flag, tuple(evs)) for flag, evs in raw_input.get("records_if", {}).items()
                     ),
+                    records_if_outcome=tuple(
+                        (o, tuple(evs)) for o, evs in raw_input.get("records_if_outcome", {}).items()
+                    ),
                 )
             )
         for i_index, inp in enumerate(inputs):
@@ -272,6 +287,17 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     )
         if sum(1 for i in inputs if i.kind == "outcome") > 1:
             raise here.fail(f"step {sid!r} has more than one outcome input")
+        step_outcomes = next((i.choices for i in inputs if i.kind == "outcome"), ())
+        for i_index, inp in enumerate(inputs):
+            for wanted, _events in inp.records_if_outcome:
+                if wanted not in step_outcomes:
+                    iwhere = here.at("inputs", item.line_of("inputs")).at(
+                        i_index, item["inputs"].line_of(i_index)
+                    )
+                    raise iwhere.fail(
+                        f"input {inp.id!r}: records_if_outcome names {wanted!r}, which is not an outcome of "
+                        f"this step (its outcomes: {', '.join(step_outcomes) or 'none'})"
+                    )
         dated_by = item.get("dated_by")
         if dated_by is not None and dated_by != "at":
             target = next((i for i in inputs if i.id == dated_by), None)
@@ -312,6 +338,12 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
             if c.test == "confirmed" and not any(i.id == c.arg and i.kind == "bool" for i in inputs):
                 raise Where(here.file, c.line or line, here.path).fail(
                     f"step {sid!r}: confirmed: {c.arg!r} must name a bool input of the step"
+                )
+            if c.test == "input_by" and not any(
+                i.id == c.arg["input"] and i.kind in ("date", "datetime") for i in inputs
+            ):
+                raise Where(here.file, c.line or line, here.path).fail(
+                    f"step {sid!r}: input_by: {c.arg['input']!r} must name a date or datetime input of the step"
                 )
         for inp_test in ("proven", "seizure_ground", "ground_in"):
             if any(_mentions(c, inp_test) for c in conditions):
@@ -827,6 +859,18 @@ class ProcedureEngine:
                 for g in c.arg:
                     if g not in self._triggers:
                         raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
+            elif c.test == "ground_of":
+                other = c.arg["step"]
+                if other not in visible:
+                    raise fail(f"condition refers to unknown step {other!r}", where_line)
+                if not any(i.kind == "seizure_ground" for x in self.defs[other] for i in x.inputs):
+                    raise fail(f"ground_of: step {other!r} has no seizure_ground input", where_line)
+                for g in c.arg["in"]:
+                    if g not in self._triggers:
+                        raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
+            elif c.test == "input_by":
+                if c.arg["deadline"] not in self._deadline_ids:
+                    raise fail(f"condition refers to unknown deadline {c.arg['deadline']!r}", where_line)
             for p in c.parts:
                 check_cond(p)
 
@@ -996,23 +1040,7 @@ class ProcedureEngine:
                     {"value": d, "label": self.j.designations[d].label} for d in (step.for_ or ())
                 ]
             elif item.kind == "service_method":
-                methods: list[dict[str, Any]] = []
-                for doc in step.documents:
-                    for v in self._notices.get(doc, ()):
-                        if not v.in_force.contains(day):
-                            continue
-                        scope = v.effect.get("for")
-                        if designation and scope and designation not in scope:
-                            continue
-                        for m in (
-                            *v.effect.get("service_methods", ()),
-                            *v.effect.get("additional_steps", ()),
-                        ):
-                            if m not in [x["value"] for x in methods]:
-                                methods.append(
-                                    {"value": m, "label": m.replace("_", " "), "provision": v.cite()}
-                                )
-                out[item.id] = methods
+                out[item.id] = self._service_methods(step, designation, day)
             elif item.kind == "proofs":
                 # one definition with the `proven` test: a condition of registration is a requirement that a
                 # provision of any layer, in force and reaching the designation, makes one
@@ -1049,6 +1077,36 @@ class ProcedureEngine:
                     for tid, v in self._grounds_for(step.act, designation, day).items()
                 ]
         return out
+
+    def _service_methods(self, step: Step, designation: str | None, day: dt.date) -> list[dict[str, Any]]:
+        """How the notices the step serves may be served, for the case's designation.
+
+        Where a city notice reaches the designation, its service methods are the choices (the city's text
+        says how its notice is served); a state notice that also reaches it is the floor: a city method is
+        kept only if it is, or is a form of, a method the state accepts (certified mail is mail). Without a
+        city notice, the state's methods. `additional_steps` (telephoning, if possible) are never a method:
+        they come on top of one, and the step records them with an input of their own."""
+        docs = self._documents_for(step, designation, day)
+        city = [v for v in docs if v.layer == "city"]
+        state = [v for v in docs if v.layer != "city"]
+        state_methods = {m for v in state for m in v.effect.get("service_methods", ())}
+
+        def accepted_by_state(method: str) -> bool:
+            return method in state_methods or bool(set(SERVICE_METHOD_FORMS.get(method, ())) & state_methods)
+
+        methods: list[dict[str, Any]] = []
+        for v in city or state:
+            for m in v.effect.get("service_methods", ()):
+                if city and state and not accepted_by_state(m):
+                    continue
+                if m not in [x["value"] for x in methods]:
+                    methods.append({"value": m, "label": m.replace("_", " "), "provision": v.cite()})
+        if not methods and city:  # no city method meets the state's: offer the city's, as written
+            for v in city:
+                for m in v.effect.get("service_methods", ()):
+                    if m not in [x["value"] for x in methods]:
+                        methods.append({"value": m, "label": m.replace("_", " "), "provision": v.cite()})
+        return methods
 
     def _documents_for(self, step: Step, designation: str | None, day: dt.date) -> list[ProvisionVersion]:
         """The notice provisions in force that the step serves, for the case's designation."""
@@ -1157,6 +1215,7 @@ class ProcedureEngine:
         """The events a step records when taken at `at` with these (cleaned) inputs."""
         local = at.astimezone(self.j.tz).date()
         out: dict[str, dt.date | dt.datetime] = dict.fromkeys(step.records, local)
+        outcome = next((cleaned.get(i.id) for i in step.inputs if i.kind == "outcome"), None)
         for item in step.inputs:
             if item.records and item.id in cleaned:
                 for event in item.records:
@@ -1164,6 +1223,10 @@ class ProcedureEngine:
             if item.id in cleaned:
                 for flag, events in item.records_if:
                     if cleaned.get(flag) is True:
+                        for event in events:
+                            out[event] = cleaned[item.id]
+                for wanted, events in item.records_if_outcome:
+                    if outcome == wanted:
                         for event in events:
                             out[event] = cleaned[item.id]
         return out
@@ -1336,7 +1399,12 @@ class _Context:
         answer = self._deadlines.get(deadline_id)
         if answer is None:
             try:
-                answer = self.j.deadline(deadline_id, self.events, settings=self.state.settings or None)
+                answer = self.j.deadline(
+                    deadline_id,
+                    self.events,
+                    settings=self.state.settings or None,
+                    designation=self.state.designation,
+                )
             except InputError as exc:
                 answer = {
                     "status": "undetermined",
@@ -1693,6 +1761,30 @@ class _Context:
                 )
                 for rid, versions in missing
             ]
+        if test == "ground_of":
+            taken = self.latest(arg["step"])
+            ground = None
+            if taken is not None:
+                as_taken = self._step_as_taken(taken)
+                field_ids = [
+                    i.id for i in (as_taken.inputs if as_taken else ()) if i.kind == "seizure_ground"
+                ]
+                ground = next(
+                    ((taken.inputs or {}).get(f) for f in field_ids if (taken.inputs or {}).get(f)), None
+                )
+            if ground in arg["in"]:
+                return True, []
+            return refuse()
+        if test == "input_by":
+            value = (self.inputs or {}).get(arg["input"])
+            if not isinstance(value, dt.date):
+                return True, []  # nothing given to judge: the input's own rule (required or not) decides
+            due = self.due_value(arg["deadline"])
+            if due is None:
+                return True, []  # the time cannot be computed yet: the benefit of the doubt
+            if self.on_or_before(value, due):
+                return True, []
+            return refuse(_default_reason(self, cond, step, due))
         if test == "confirmed":
             if self.inputs and self.inputs.get(arg) is True:
                 return True, []
@@ -1794,11 +1886,30 @@ class _Context:
                     notes=tuple(answer.get("notes", ())),
                     answer=MappingProxyType(dict(answer)),
                     reason=reason
-                    or ("; ".join(answer.get("reasons", [])) or None if status == "undetermined" else None),
+                    or (self._undetermined_reason(answer) if status == "undetermined" else None),
                 )
             )
         out += self._imposed(withdrawn_by)
         return out
+
+    def _undetermined_reason(self, answer: Mapping[str, Any]) -> str | None:
+        """Why the time cannot be computed, and what is already known: another provision's date is a bound
+        (the owner keeps at least it: Tracy's window has not started, the state's 14 days still run)."""
+        reasons = "; ".join(answer.get("reasons", [])) or None
+        bound = answer.get("bound")
+        if not bound:
+            return reasons
+        which = "at_least" if "at_least" in bound else "at_most"
+        value = bound[which]
+        day = dt.datetime.fromisoformat(value) if "T" in value else dt.date.fromisoformat(value)
+        known = [
+            e["provision"]["citation"]
+            for e in answer.get("entries", ())
+            if e.get("status") == "determined" and e.get("value") == value
+        ]
+        words = "at least until" if which == "at_least" else "at most until"
+        text = f"{words} {_when(day, self.j)}" + (f" ({'; '.join(known)})" if known else "")
+        return f"{reasons}; {text}" if reasons else text
 
     def _setting_trigger(self, plan_step) -> str | None:
         if plan_step.setting is None:
@@ -1965,4 +2076,14 @@ def _default_reason(ctx: _Context, cond: Condition, step: Step, extra: Any = Non
     if test == "confirmed":
         label = next((i.label for i in step.inputs if i.id == arg), arg)
         return f"Needs confirmation: {label}."
+    if test == "ground_of":
+        grounds = ", ".join(g.replace("_", " ") for g in arg["in"])
+        return f"This applies only when the latest “{ctx.label(arg['step'])}” was on the ground: {grounds}."
+    if test == "input_by":
+        label = next((i.label for i in step.inputs if i.id == arg["input"]), arg["input"])
+        plan = j._deadline_plans[arg["deadline"]]
+        who = "the owner's" if plan.who == "owner" else "the city's"
+        if extra is None:
+            return f"“{label}” must fall within {who} time to {plan.what}."
+        return f"“{label}” must be on or before {_when(extra, j)} ({who} time to {plan.what})."
     return "Not possible now."

@@ -65,8 +65,16 @@ def appeal_to_decision(s, outcome, decided_day=20):
     )
     assert s.obligation("city.issue_decision").status == "met"
     s.step("recommend", "hearing", decided_day, outcome="confirm" if outcome == "upheld" else "rescind")
-    # the owner's receipt of the decision is a later fact, recorded when the receipt comes back
-    s.step("record_decision_receipt", "clerk", decided_day + 2, received_on=on(decided_day + 2))
+    # the owner's receipt of the decision is a later fact, recorded when the receipt comes back — and only for
+    # an affirming decision: (C)(2)(d)'s 14 days run "if the hearing officer affirms"
+    if outcome == "upheld":
+        s.step("record_decision_receipt", "clerk", decided_day + 2, received_on=on(decided_day + 2))
+    else:
+        refused = s.refused(
+            "record_decision_receipt", "clerk", decided_day + 2, received_on=on(decided_day + 2)
+        )
+        assert [r["code"] for r in refused.refusals] == ["outcome"]
+        assert "city attorney" in refused.refusals[0]["reason"]
 
 
 def test_appeal_upheld_and_confirmed_by_the_council(story):
@@ -143,8 +151,25 @@ def test_destruction_refused_before_the_hearing_opportunity(story):
     refused = s.refused("destroy", "officer", 3, facts="Severe attack", unprovoked_harm=True)
     assert "waiting" in [r["code"] for r in refused.refusals]
     assert any("(K)" in r["citation"] for r in refused.refusals)
+    # (K), the owner-protective reading: the lapse of the appeal of the declaration is not the opportunity for
+    # a hearing on the destruction — notice of the intended destruction must be served and its 14 days run
+    still = s.refused(
+        "destroy", "officer", 30, facts="Severe attack; no appeal was filed", unprovoked_harm=True
+    )
+    assert "waiting" in [r["code"] for r in still.refusals]
     assert not s.case.events.filter(act="destroy").exists()
-    s.step("destroy", "officer", 30, facts="Severe attack; no appeal was filed", unprovoked_harm=True)
+    s.step(
+        "serve_destruction_notice",
+        "officer",
+        30,
+        served_on=on(30),
+        incident="Day 29: attacked a second person without provocation; stitches",
+        method="personal service",
+    )
+    window = s.obligation("owner.request_destruction_hearing")
+    assert (window.who, str(window.due_date)) == ("owner", on(44))
+    s.refused("destroy", "officer", 44, facts="Severe attack", unprovoked_harm=True)
+    s.step("destroy", "officer", 45, facts="Severe attack; no hearing requested", unprovoked_harm=True)
     s.case.dog.refresh_from_db()
     assert s.case.dog.status == Dog.Status.DEAD
 

@@ -44,6 +44,12 @@ BATTLE_LAKE = {
     "post_security": {OFFICER},
     "release": {OFFICER},
     "dispose": {OFFICER},
+    # (K): notice of the intended destruction by the officer who may destroy; the request is filed with the
+    # City Clerk/Treasurer ((H)); an impartial hearing officer (or the clerk, (I)(3)) hears and determines
+    "serve_destruction_notice": {OFFICER},
+    "receive_destruction_hearing_request": {CLERK},
+    "hold_destruction_hearing": {CLERK, HEARING},
+    "decide_destruction": {CLERK, HEARING},
     "destroy": {OFFICER},
     "review_designation": {OFFICER},
     "record_transfer": {OFFICER},
@@ -69,7 +75,9 @@ TRACY = {
     "decide_impoundment": {COUNCIL},
     "order_after_default": {COUNCIL},
     "release_impounded_dog": {POLICE},
-    "destroy_impounded_dog": {OFFICER},
+    # Subd 6, 8.D, 8.E: the Council orders destruction; the text is silent on who carries it out — the pack's
+    # reading: the Police Department holding the dog (the state's 347.56 authority is for state designations)
+    "destroy_impounded_dog": {POLICE},
     "transfer_to_responsible_person": {COUNCIL},
     "record_escape_or_attack": {POLICE},
     "receive_owner_report": {POLICE},

@@ -222,6 +222,34 @@ BROKEN_PROCEDURES = [
         id="unknown staff role",
     ),
     pytest.param(
+        "records: notice_sent}",
+        "records: notice_sent, records_if_outcome: {heard: [notice_received]}}",
+        "{id: sent_on",
+        "records_if_outcome names 'heard', which is not an outcome of this step",
+        id="records_if_outcome on an outcome the step does not have",
+    ),
+    pytest.param(
+        '{done: declare, provision: "1.b"}',
+        '{input_by: {input: sent_by, deadline: owner.request_hearing}, provision: "1.b"}',
+        "input_by:",
+        "input_by: 'sent_by' must name a date or datetime input of the step",
+        id="input_by naming no date input",
+    ),
+    pytest.param(
+        '{done: declare, provision: "1.b"}',
+        '{input_by: {input: sent_on, deadline: owner.request_appeal}, provision: "1.b"}',
+        "input_by:",
+        "unknown deadline 'owner.request_appeal'",
+        id="input_by naming an unknown deadline",
+    ),
+    pytest.param(
+        '{done: declare, provision: "1.b"}',
+        '{ground_of: {step: declare, in: [loose]}, provision: "1.b"}',
+        "ground_of:",
+        "ground_of: step 'declare' has no seizure_ground input",
+        id="ground_of a step without a seizure ground",
+    ),
+    pytest.param(
         "  - id: receive_request\n",
         "  - id: declare\n",
         "label: Receive the request",
@@ -528,3 +556,171 @@ def test_an_event_recorded_only_when_the_notice_went_by_certified_mail():
     )
     assert certified == {"notice_date": dt.date(2024, 5, 3), "notice_sent": dt.date(2024, 5, 3)}
     assert plain == {"notice_date": dt.date(2024, 5, 3)}
+
+
+# ------------------------------------------------------------------------------------------ review fixes
+
+
+def _served(j, designation: str, *, at: str = "2024-05-03") -> CaseState:
+    """A declared case whose notice was served on `at`."""
+    state = _declared(j, designation)
+    serve = TakenStep(
+        "serve_notice",
+        noon(at),
+        "aco",
+        events={"notice_date": dt.date.fromisoformat(at), "notice_received": dt.date.fromisoformat(at)},
+    )
+    return CaseState(designation, state.incident_date, (*state.taken, serve))
+
+
+def test_the_city_notice_gives_the_service_methods_and_telephoning_is_never_one():
+    j = library().get("battle-lake-mn")
+    pdd = {
+        c["value"] for c in j.input_choices("serve_notice", _declared(j, "potentially_dangerous"))["method"]
+    }
+    dangerous = {c["value"] for c in j.input_choices("serve_notice", _declared(j, "dangerous"))["method"]}
+    # (B)(2): "personally or by certified mail" — the state's plain mail and posting are not the city's text
+    assert pdd == {"personal", "certified_mail"}
+    # (C)(2): "personally or by posting ... or by delivering it to a person residing on the property"
+    assert dangerous == {"personal", "posting_where_dog_kept", "delivery_to_resident"}
+    base = {"served_on": "2024-05-03", "served_owner": "A. Owner", "contents": "all"}
+    with pytest.raises(InputError) as caught:
+        j.validate_inputs(
+            "serve_notice", _declared(j), {**base, "method": "telephone_if_possible"}, noon("2024-05-03")
+        )
+    assert caught.value.field == "inputs.method"
+    cleaned = j.validate_inputs(
+        "serve_notice", _declared(j), {**base, "method": "personal", "telephoned": True}, noon("2024-05-03")
+    )
+    assert cleaned["telephoned"] is True
+
+
+def test_the_state_notice_methods_apply_where_no_city_notice_reaches_the_designation():
+    state_j = library().get("mn-statute")
+    methods = {c["value"] for c in state_j.input_choices("serve_notice", _declared(state_j))["method"]}
+    assert methods == {"personal", "mail", "posting_where_dog_kept", "delivery_to_resident"}
+    tracy = library().get("tracy-mn")
+    in_tracy = CaseState("potentially_dangerous", dt.date(2024, 5, 1), _declared(tracy).taken)
+    assert {c["value"] for c in tracy.input_choices("serve_notice", in_tracy)["method"]} == methods
+    assert "telephone_if_possible" not in {
+        c["value"] for c in state_j.input_choices("decide_appeal", _declared(state_j))["method"]
+    }
+
+
+def test_deadline_provisions_that_leave_the_designation_out_do_not_set_the_cases_time():
+    tracy = library().get("tracy-mn")
+    events = {"hearing_request_received": dt.date(2026, 6, 1)}
+    # without a designation every provision is combined (the city keeps the earlier date: Tracy's 7 days)
+    assert tracy.deadline("city.hold_hearing", events)["due"] == "2026-06-08"
+    state_dog = tracy.deadline("city.hold_hearing", events, designation="potentially_dangerous")
+    assert (state_dog["due"], state_dog["set_by"]) == ("2026-06-15", ["mn-statute:347.541.4"])
+    assert len(state_dog["entries"]) == 1
+    vicious = tracy.deadline("city.hold_hearing", events, designation="vicious")
+    assert (vicious["due"], vicious["set_by"]) == ("2026-06-08", ["tracy-mn:4.A.hearing"])
+    # a state designation's owner is not held to Tracy's five business days from a certified-mail notice
+    notice = {"notice_date": dt.date(2026, 6, 1)}
+    state_request = tracy.deadline("owner.request_hearing", notice, designation="dangerous")
+    assert (state_request["status"], state_request["due"]) == ("determined", "2026-06-15")
+    with pytest.raises(InputError):
+        tracy.deadline("owner.request_hearing", notice, designation="nuisance")
+
+
+def test_a_vicious_dog_keeps_the_states_14_days_when_the_notice_was_not_sent_by_certified_mail():
+    """Defect certified-mail-trigger: Tracy's window has not started, the state's 14 days from the date of the
+    notice still run (the state floor reaches `vicious` through its state_counterpart)."""
+    j = library().get("tracy-mn")
+    classify = TakenStep(
+        "classify", noon("2026-05-04"), "chief", events={"classification": dt.date(2026, 5, 4)}
+    )
+    sent = j.validate_inputs(
+        "notify_classification",
+        CaseState("vicious", dt.date(2026, 5, 1), (classify,)),
+        {"sent_on": "2026-05-05", "certified_mail": False, "contents": "all"},
+        noon("2026-05-05"),
+    )
+    notify = TakenStep(
+        "notify_classification",
+        noon("2026-05-05"),
+        "chief",
+        events=j.events_of("notify_classification", noon("2026-05-05"), sent),
+        inputs=sent,
+    )
+    state = CaseState("vicious", dt.date(2026, 5, 1), (classify, notify))
+    window = next(
+        o for o in j.obligations(state, noon("2026-05-09")) if o.deadline_id == "owner.request_hearing"
+    )
+    state_entry = next(
+        e for e in window.answer["entries"] if e["provision"]["provision"] == "mn-statute:347.541.1"
+    )
+    assert (state_entry["status"], state_entry["value"]) == ("determined", "2026-05-19")
+    assert window.answer["bound"] == {"at_least": "2026-05-19", "why": window.answer["bound"]["why"]}
+    assert window.status == "undetermined"
+    assert "notice_sent" in window.reason and "at least until" in window.reason
+    assert "Minn. Stat. § 347.541" in window.reason
+    # the owner's request is not refused on the state's last day, nor after it (Tracy's clock never started)
+    clerk = Actor("clerk", j.pack_roles_for(["city_clerk"]))
+    for day in ("2026-05-19", "2026-06-10"):
+        verdict = j.check_step("receive_classification_appeal", state, clerk, noon(day), {"received_on": day})
+        assert verdict.allowed, verdict.refusals
+
+
+def test_the_receipt_of_a_rescinding_decision_starts_nothing():
+    for jurisdiction in ("battle-lake-mn", "mn-statute"):
+        j = library().get(jurisdiction)
+        day = noon("2024-05-20")
+        upheld = j.events_of(
+            "decide_appeal", day, {"outcome": "upheld", "delivered_on": dt.date(2024, 5, 20)}
+        )
+        rescinded = j.events_of(
+            "decide_appeal", day, {"outcome": "rescinded", "delivered_on": dt.date(2024, 5, 20)}
+        )
+        assert upheld == {"decision_issued": dt.date(2024, 5, 20), "decision_received": dt.date(2024, 5, 20)}
+        assert rescinded == {"decision_issued": dt.date(2024, 5, 20)}
+        step = j.step("decide_appeal", dt.date(2024, 5, 20))
+        delivered = next(i for i in step.inputs if i.id == "delivered_on")
+        assert delivered.as_dict()["records_if_outcome"] == {"upheld": ["decision_received"]}
+
+
+def test_not_registered_is_a_seizure_ground_for_a_dangerous_dog_only():
+    j = library().get("battle-lake-mn")
+    pdd = {c["value"] for c in j.input_choices("seize", _served(j, "potentially_dangerous"))["ground"]}
+    dangerous = {c["value"] for c in j.input_choices("seize", _served(j, "dangerous"))["ground"]}
+    assert "not_registered" not in pdd
+    assert {"not_registered", "sterilization_not_done", "not_sterilized"} <= dangerous
+
+
+def test_the_sterilization_ground_of_j1e_waits_for_the_owners_30_days():
+    j = library().get("battle-lake-mn")
+    owed = {o.deadline_id: o for o in j.obligations(_served(j, "dangerous"), noon("2024-05-10"))}
+    assert {c["trigger"] for c in owed["owner.sterilize"].consequences} >= {"sterilization_not_done"}
+    assert "sterilization_not_done" not in {c["trigger"] for c in owed["city.seizure_wait"].consequences}
+
+
+def test_the_tracy_council_reaches_only_vicious_dogs():
+    j = library().get("tracy-mn")
+    day = dt.date(2026, 6, 1)
+    hold = j.step("hold_hearing", day)
+    assert hold.roles_by_designation["potentially_dangerous"] == frozenset({"hearing_officer"})
+    assert hold.impartial
+    receive = j.step("receive_hearing_request", day)
+    assert "city_administrator" not in receive.roles_by_designation["dangerous"]
+    destroy = j.step("destroy_impounded_dog", day)
+    assert destroy.roles == frozenset({"police_department"})
+    assert destroy.roles_reading and "Police Department" in destroy.roles_reading
+
+
+def test_the_destruction_hearing_is_its_own_track():
+    j = library().get("battle-lake-mn")
+    day = dt.date(2024, 6, 1)
+    steps = {s.id: s for s in j.procedure(day)}
+    for sid in (
+        "serve_destruction_notice",
+        "receive_destruction_hearing_request",
+        "hold_destruction_hearing",
+    ):
+        assert steps[sid].repeatable and steps[sid].layer == "city+state"
+    assert steps["hold_destruction_hearing"].impartial
+    assert steps["decide_destruction"].impartial
+    assert steps["hold_destruction_hearing"].records == ()
+    held = j.events_of("hold_destruction_hearing", noon("2024-06-20"), {"held_on": dt.date(2024, 6, 20)})
+    assert held == {"destruction_hearing_held": dt.date(2024, 6, 20)}  # not the declaration's hearing_held
