@@ -108,6 +108,17 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
     assert re.search(r"due in \d+ days", schedule.inner_text())
     assert "§ 90.15 (I)(1)" in schedule.inner_text()
     assert "Met" not in schedule.inner_text()
+    # ... and schedules the hearing, mailing the notice of hearing ((I)(1)-(2)).
+    take_step_button(page, "Schedule the hearing and mail the notice of hearing")
+    page.locator("#in-hearing_at").fill(f"{today.isoformat()}T08:00")
+    page.locator("#in-place").fill("City Hall, council chambers")
+    page.locator("#in-hearing_officer").fill("Ruth Aamodt, retained hearing officer")
+    contents = page.locator("input[name=in-contents]")
+    for i in range(contents.count()):
+        contents.nth(i).check()
+    page.locator("form.act-form button[type=submit]").click()
+    page.wait_for_url(re.compile(rf".*/cases/{number}#timeline"))
+    assert "Schedule the hearing and mail the notice of hearing" in page.locator("#timeline").inner_text()
     log_out(page, "clerk")
 
     # The hearing officer holds the hearing and decides.
