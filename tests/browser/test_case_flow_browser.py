@@ -150,6 +150,7 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
         "declare",
         "serve_notice",
         "receive_hearing_request",
+        "schedule_hearing",
         "hold_hearing",
         "decide_appeal",
     ]
