@@ -234,3 +234,12 @@ def test_choices_come_from_the_law_with_their_citations(officer, clerk):
     labels = " ".join(c["label"] for c in proofs["choices"])
     assert "insurance" in labels.lower() or "bond" in labels.lower()
     assert 'type="checkbox" name="in-proofs"' in certificate.content.decode()
+
+
+def test_the_form_shows_what_the_law_says_to_keep_in_mind(officer):
+    case = record_bite(officer)
+    declare(case, officer)
+    html = client_for(officer).get(f"/cases/{case.number}/act/serve_notice").content.decode()
+    assert "Keep in mind" in html
+    assert "Service upon any owner is effective as to all owners." in html
+    assert "(§ 90.15 (B)(2))" in html
