@@ -182,7 +182,8 @@ def step_row(verdict, case: Case) -> dict[str, Any]:
         "final": getattr(step, "final", False),
         # what the law says to keep in mind when taking the step, and the engine's notes on this case
         "notes": [
-            {"text": n["text"], "citation": (n.get("provision") or {}).get("citation", "")} for n in step.notes
+            {"text": n["text"], "citation": (n.get("provision") or {}).get("citation", "")}
+            for n in step.notes
         ]
         + [{"text": text, "citation": ""} for text in verdict.notes],
         "url": reverse("staff:act", args=[case.number, step.id]),
