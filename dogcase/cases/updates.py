@@ -68,6 +68,26 @@ def _apply(record, allowed: tuple[str, ...], changes: Mapping[str, Any], seen: M
     return diff
 
 
+def _update(record, *, allowed, changes, seen, actor, reason: str, at, act: str, name: str):
+    """One audited change of a record: locked, checked against what the form showed, saved with its event."""
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        record = type(record).objects.select_for_update().get(pk=record.pk)
+        diff = _apply(record, allowed, changes, seen)
+        record.save(update_fields=list(diff))
+        _record_event(
+            actor=actor,
+            jurisdiction=record.jurisdiction,
+            act=act,
+            summary=f"Updated {name.format(record=record)}: {', '.join(f.replace('_', ' ') for f in diff)} — "
+            f"{reason}",
+            data={"id": record.pk, "changes": diff, "reason": reason},
+            at=at,
+        )
+    return record
+
+
 def update_person(
     person: Person,
     *,
@@ -83,21 +103,17 @@ def update_person(
     if "full_name" in changes and not (changes["full_name"] or "").strip():
         raise InvalidInput("full_name", "a name is required")
     _check_email(changes.get("email"))
-    at = at or now()
-    with transaction.atomic():
-        _lock()
-        person = Person.objects.select_for_update().get(pk=person.pk)
-        diff = _apply(person, PERSON_FIELDS, changes, seen)
-        person.save(update_fields=list(diff))
-        _record_event(
-            actor=actor,
-            jurisdiction=person.jurisdiction,
-            act="update_person",
-            summary=f"Updated {person.full_name}: {', '.join(f.replace('_', ' ') for f in diff)} — {reason}",
-            data={"id": person.pk, "changes": diff, "reason": reason},
-            at=at,
-        )
-    return person
+    return _update(
+        person,
+        allowed=PERSON_FIELDS,
+        changes=changes,
+        seen=seen,
+        actor=actor,
+        reason=reason,
+        at=at,
+        act="update_person",
+        name="{record.full_name}",
+    )
 
 
 def update_dog(
@@ -125,21 +141,17 @@ def update_dog(
         if not 1990 <= year <= timezone.localdate().year:
             raise InvalidInput("birth_year", f"must be a year between 1990 and {timezone.localdate().year}")
         changes = {**changes, "birth_year": year}
-    at = at or now()
-    with transaction.atomic():
-        _lock()
-        dog = Dog.objects.select_for_update().get(pk=dog.pk)
-        diff = _apply(dog, DOG_FIELDS, changes, seen)
-        dog.save(update_fields=list(diff))
-        _record_event(
-            actor=actor,
-            jurisdiction=dog.jurisdiction,
-            act="update_dog",
-            summary=f"Updated dog {dog.name}: {', '.join(f.replace('_', ' ') for f in diff)} — {reason}",
-            data={"id": dog.pk, "changes": diff, "reason": reason},
-            at=at,
-        )
-    return dog
+    return _update(
+        dog,
+        allowed=DOG_FIELDS,
+        changes=changes,
+        seen=seen,
+        actor=actor,
+        reason=reason,
+        at=at,
+        act="update_dog",
+        name="dog {record.name}",
+    )
 
 
 def update_premises(
@@ -156,24 +168,20 @@ def update_premises(
     reason = _reason(reason)
     if "tenure" in changes and changes["tenure"] not in Premises.Tenure.values:
         raise InvalidInput("tenure", f"must be one of {', '.join(Premises.Tenure.values)}")
-    for name, rule in (("street", "a street address is required"), ("city_name", "the city is required")):
-        if name in changes and not (changes[name] or "").strip():
-            raise InvalidInput(name, rule)
-    at = at or now()
-    with transaction.atomic():
-        _lock()
-        premises = Premises.objects.select_for_update().get(pk=premises.pk)
-        diff = _apply(premises, PREMISES_FIELDS, changes, seen)
-        premises.save(update_fields=list(diff))
-        _record_event(
-            actor=actor,
-            jurisdiction=premises.jurisdiction,
-            act="update_premises",
-            summary=f"Updated premises {premises}: {', '.join(f.replace('_', ' ') for f in diff)} — {reason}",
-            data={"id": premises.pk, "changes": diff, "reason": reason},
-            at=at,
-        )
-    return premises
+    for field, rule in (("street", "a street address is required"), ("city_name", "the city is required")):
+        if field in changes and not (changes[field] or "").strip():
+            raise InvalidInput(field, rule)
+    return _update(
+        premises,
+        allowed=PREMISES_FIELDS,
+        changes=changes,
+        seen=seen,
+        actor=actor,
+        reason=reason,
+        at=at,
+        act="update_premises",
+        name="premises {record}",
+    )
 
 
 def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, at=None) -> Ownership:
