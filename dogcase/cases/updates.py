@@ -27,7 +27,7 @@ from dogcase.cases.acts import (
     _record_event,
     now,
 )
-from dogcase.cases.models import Dog, Ownership, Person, Premises
+from dogcase.cases.models import Case, Dog, Ownership, Person, Premises
 
 PREMISES_FIELDS = ("street", "unit", "city_name", "postal_code", "tenure")
 
@@ -184,6 +184,18 @@ def update_premises(
     )
 
 
+def _no_designated_case(dog: Dog, field: str) -> None:
+    """Who owns a designated dog changes through its case (the transfer step, with its duties and notices, or
+    its ban in Tracy), never as a correction of the records."""
+    case = Case.objects.filter(dog=dog, status=Case.Status.OPEN, designation_in_effect=True).first()
+    if case is not None:
+        raise InvalidInput(
+            field,
+            f"{dog.name} is a designated dog (case {case.number}): record a change of owner through the case's "
+            "transfer step, so that the law's duties and notices follow it",
+        )
+
+
 def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, at=None) -> Ownership:
     """Record another owner of the dog (a dog may have several; service on one is effective for all)."""
     require_record_keeper(actor, dog.jurisdiction)
@@ -195,8 +207,14 @@ def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, a
         raise InvalidInput("since", "cannot be in the future")
     with transaction.atomic():
         _lock()
+        _no_designated_case(dog, "person")
         if Ownership.objects.filter(dog=dog, person=person, until__isnull=True).exists():
             raise InvalidInput("person", f"{person} already owns {dog.name}")
+        if Ownership.objects.filter(dog=dog, person=person, since=since).exists():
+            raise InvalidInput(
+                "since",
+                f"{person} was already recorded as an owner from {since}; give the day this ownership began",
+            )
         ownership = Ownership.objects.create(dog=dog, person=person, since=since)
         _record_event(
             actor=actor,
@@ -220,6 +238,7 @@ def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, a
     with transaction.atomic():
         _lock()
         ownership = Ownership.objects.select_for_update().get(pk=ownership.pk)
+        _no_designated_case(dog, "until")
         if ownership.until is not None:
             raise StaleRecord(ownership, ["until"])
         if ownership.since and until < ownership.since:
@@ -237,7 +256,14 @@ def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, a
             jurisdiction=dog.jurisdiction,
             act="end_ownership",
             summary=f"{ownership.person.full_name} no longer an owner of {dog.name} from {until} — {reason}",
-            data={"dog": dog.pk, "person": ownership.person_id, "until": until, "reason": reason},
+            data={
+                "dog": dog.pk,
+                "person": ownership.person_id,
+                "ownership": ownership.pk,
+                "since": ownership.since,
+                "until": until,
+                "reason": reason,
+            },
             at=at,
         )
     return ownership

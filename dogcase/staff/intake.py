@@ -246,7 +246,7 @@ def check(data: IntakeData, *, cities: tuple[str, ...], require_complete: bool =
             e[p + "name"] = "Give the dog's name (write “unknown” if nobody knows it)."
         if row.sex not in Dog.Sex.values:
             e[p + "sex"] = "Choose male, female or not known."
-        if row.birth_year and not (row.birth_year.isdigit() and len(row.birth_year) == 4):
+        if row.birth_year and not (row.birth_year.isdecimal() and len(row.birth_year) == 4):
             e[p + "birth_year"] = "Write the year the dog was born as four digits, e.g. 2019."
         if not row.owner_existing and not row.get("owner_name"):
             e[p + "owner_name"] = "Give the owner's name, or choose an owner already on record."

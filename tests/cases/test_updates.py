@@ -99,3 +99,27 @@ def test_owners_are_added_and_ended_never_deleted(dog, staff):
         "add_owner",
         "end_ownership",
     ]
+
+
+def test_re_adding_a_former_owner_from_the_same_day_is_a_field_message(dog, staff):
+    second = acts.record_person(jurisdiction="tracy-mn", actor=staff["officer"], full_name="Sam Second")
+    today = timezone.localdate()
+    ownership = updates.add_owner(dog, person=second, actor=staff["officer"], since=today, reason="co-owner")
+    updates.end_ownership(ownership, actor=staff["officer"], until=today, reason="entered by mistake")
+    with pytest.raises(acts.InvalidInput) as info:
+        updates.add_owner(
+            dog, person=second, actor=staff["officer"], since=today, reason="co-owner after all"
+        )
+    assert info.value.field == "since"
+
+
+def test_the_owner_of_a_designated_dog_changes_only_through_its_case(story, staff):
+    s = story("tracy-mn")
+    s.step("classify", "clerk", 0, designation="vicious", reasonable_cause="Unprovoked bite")
+    buyer = acts.record_person(jurisdiction="tracy-mn", actor=staff["officer"], full_name="Bea Buyer")
+    with pytest.raises(acts.InvalidInput) as info:
+        updates.add_owner(
+            s.dog, person=buyer, actor=staff["officer"], since=timezone.localdate(), reason="sold to a buyer"
+        )
+    assert "transfer step" in info.value.rule and s.case.number in info.value.rule
+    assert not Event.objects.filter(act="add_owner").exists()

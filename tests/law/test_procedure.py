@@ -325,7 +325,13 @@ def test_battle_lake_steps_carry_their_layer():
 def test_city_conditions_come_first_and_the_same_state_test_is_not_repeated():
     destroy = library().get("battle-lake-mn").step("destroy", dt.date(2024, 6, 1))
     opportunity = [c for c in destroy.requires if c.test == "any"]
-    assert [c.provision for c in opportunity] == ["battle-lake-mn:K.destroy"]
+    # the city's two ((K): the destruction hearing, the declaration final), then the state's finality test,
+    # which differs (347.541: the impartial hearing officer affirmed) and so is added as the floor
+    assert [c.provision for c in opportunity] == [
+        "battle-lake-mn:K.destroy",
+        "battle-lake-mn:K.destroy",
+        "mn-statute:347.56",
+    ]
 
 
 def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_open_under_state_law():
@@ -724,3 +730,36 @@ def test_the_destruction_hearing_is_its_own_track():
     assert steps["hold_destruction_hearing"].records == ()
     held = j.events_of("hold_destruction_hearing", noon("2024-06-20"), {"held_on": dt.date(2024, 6, 20)})
     assert held == {"destruction_hearing_held": dt.date(2024, 6, 20)}  # not the declaration's hearing_held
+
+
+@pytest.mark.parametrize("jurisdiction", ["battle-lake-mn", "tracy-mn"])
+def test_no_destruction_of_a_dog_whose_declaration_is_not_served_or_not_final(jurisdiction):
+    j = library().get(jurisdiction)
+    officer = Actor("aco", j.pack_roles_for(["animal_control_officer"]))
+    state = CaseState(None, dt.date(2024, 5, 1))
+
+    def take(state, step_id, day, **inputs):
+        at = noon(day)
+        cleaned = j.validate_inputs(step_id, state, inputs, at)
+        verdict = j.check_step(step_id, state, officer, at, cleaned)
+        assert verdict.allowed, (step_id, verdict.as_dict())
+        taken = TakenStep(
+            step_id, at, officer.id, cleaned.get("outcome"), j.events_of(step_id, at, cleaned), cleaned
+        )
+        designation = cleaned.get("designation") or state.designation
+        return CaseState(designation, state.incident_date, (*state.taken, taken))
+
+    state = take(state, "declare", "2024-05-02", designation="dangerous", basis="serious bite")
+    state = take(
+        state,
+        "serve_destruction_notice",
+        "2024-05-03",
+        served_on="2024-05-03",
+        incident="a second attack",
+        method="handed to the owner",
+    )
+    verdict = j.check_step(
+        "destroy", state, officer, noon("2024-06-10"), {"facts": "x", "unprovoked_harm": True}
+    )
+    assert not verdict.allowed
+    assert "missing_step" in verdict.codes  # the declaration was never served

@@ -543,3 +543,44 @@ def test_the_history_runs_a_fixed_number_of_queries(officer):
         updates.add_owner(dog, person=third, actor=officer, since=timezone.localdate(), reason="Moved in")
     assert _queries(client, f"/dogs/{dog.pk}") == few_dog
     assert _queries(client, f"/people/{person.pk}") == few_person
+
+
+# ------------------------------------------------------------------------------ second review's findings
+
+
+def test_a_nul_character_is_refused_naming_the_field_before_any_view(officer):
+    dog = make_dog(officer)
+    response = client_for(officer).post(f"/dogs/{dog.pk}/edit", dog_form(dog, breed="Lab\x00rador"))
+    assert response.status_code == 400
+    assert "breed" in response.content.decode() and "NUL" in response.content.decode()
+    dog.refresh_from_db()
+    assert dog.breed == "Labrador"
+    api = client_for(officer).post(
+        "/api/v1/cases/X/steps/declare",
+        '{"version": 1, "inputs": {"basis": "a\\u0000b"}}',
+        content_type="application/json",
+    )
+    assert api.status_code == 400
+    assert api.json()["error"]["field"] == "body.inputs.basis"
+
+
+def test_a_superscript_digit_is_not_a_year_or_an_id(officer):
+    dog = make_dog(officer)
+    client = client_for(officer)
+    assert client.post(f"/dogs/{dog.pk}/edit", dog_form(dog, birth_year="²")).status_code == 400
+    assert client.get(f"/premises/{dog.premises_id}/edit?dog=²").status_code == 200
+
+
+def test_a_value_stored_with_spaces_can_still_be_corrected(officer):
+    owner = acts.record_person(jurisdiction=BATTLE_LAKE, actor=officer, full_name="Ann ", phone="555-0101")
+    form = person_form(owner, **{"full_name": "Ann", "seen-full_name": "Ann", "phone": "555-0199"})
+    response = client_for(officer).post(f"/people/{owner.pk}/edit", form)
+    assert response.status_code == 302, response.content.decode()[:500]
+    owner.refresh_from_db()
+    assert owner.phone == "555-0199"
+
+
+def test_the_page_title_is_the_records_name(officer):
+    dog = make_dog(officer)
+    html = client_for(officer).get(f"/dogs/{dog.pk}").content.decode()
+    assert f"<title>{dog.name} — dogcase</title>" in html

@@ -115,7 +115,7 @@ def parse(field: Field, text: str) -> Any:
     if field.kind == "year":
         if not text:
             return None
-        if not text.isdigit():
+        if not text.isdecimal():
             raise FieldError(field.name, "Give a year, for example 2021.")
         return int(text)
     if field.kind == "state":
@@ -168,8 +168,12 @@ def _edit_record(request, *, record, form, update, template: str, context: dict,
                     actor=user,
                     changes=changes,
                     reason=reason,
+                    # what the form showed, as the record keeps it: the stored value itself when the form
+                    # showed it unchanged (a stored " Ann" shows as "Ann" and must still match)
                     seen={
-                        name: _seen_value(next(f for f in form if f.name == name), seen[name])
+                        name: getattr(record, name)
+                        if seen[name] == current[name]
+                        else _seen_value(next(f for f in form if f.name == name), seen[name])
                         for name in changes
                     },
                 )
@@ -282,7 +286,7 @@ def _back_dog(request, premises: Premises) -> Dog | None:
     """The dog page the premises form returns to: the one it was opened from, else a dog kept there."""
     dogs = premises.dogs.order_by("name", "id")
     wanted = request.GET.get("dog") or request.POST.get("dog")
-    if wanted and str(wanted).isdigit():
+    if wanted and str(wanted).isdecimal():
         dog = dogs.filter(pk=int(wanted)).first()
         if dog is not None:
             return dog
@@ -355,7 +359,7 @@ def add_owner(request, pk: int):
                     new_person[f.name] = parse(f, new_person[f.name])
                 except FieldError as exc:
                     errors[f"new-{exc.field}"] = exc.message
-        elif values["person"].isdigit():
+        elif values["person"].isdecimal():
             person = Person.objects.filter(jurisdiction=dog.jurisdiction, pk=int(values["person"])).first()
             if person is None:
                 errors["person"] = "Choose a person of this city from the list, or record a new one."
@@ -384,7 +388,7 @@ def add_owner(request, pk: int):
                 messages.success(request, f"{person.full_name} is recorded as an owner of {dog.name}.")
                 return redirect(reverse("staff:dog", args=[dog.pk]) + "#history")
     found = queries.people_named(dog.jurisdiction, query, exclude=current_owner_ids)
-    if values["person"].isdigit() and all(str(p.pk) != values["person"] for p in found):
+    if values["person"].isdecimal() and all(str(p.pk) != values["person"] for p in found):
         chosen = Person.objects.filter(jurisdiction=dog.jurisdiction, pk=int(values["person"])).first()
         if chosen is not None:
             found.insert(0, chosen)

@@ -127,7 +127,7 @@ def new_incident(request):
     if request.method != "POST":
         data = intake.IntakeData(jurisdiction=cities[0] if len(cities) == 1 else "")
         dog_pk = request.GET.get("dog", "")
-        if dog_pk.isdigit() and Dog.objects.filter(pk=dog_pk, jurisdiction__in=cities).exists():
+        if dog_pk.isdecimal() and Dog.objects.filter(pk=dog_pk, jurisdiction__in=cities).exists():
             dog = Dog.objects.get(pk=dog_pk)
             data.jurisdiction = dog.jurisdiction
             data.dogs = [intake.DogRow(index=0, existing=str(dog.pk))]
@@ -195,7 +195,7 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
         for n, row in enumerate(data.dogs):
             p = f"dog-{row.index}-"
             if row.existing:
-                dog = Dog.objects.filter(pk=row.existing if row.existing.isdigit() else 0).first()
+                dog = Dog.objects.filter(pk=row.existing if row.existing.isdecimal() else 0).first()
                 if dog is None or dog.jurisdiction != jurisdiction:
                     raise acts.InvalidInput(p + "existing", "choose a dog recorded in this city")
                 dogs.append(dog)
@@ -265,7 +265,7 @@ def _conduct_words(v: intake.VictimRow) -> str:
 def _owner(row: intake.DogRow, jurisdiction: str, user, key: str) -> Person:
     p = f"dog-{row.index}-"
     if row.owner_existing:
-        person = Person.objects.filter(pk=row.owner_existing if row.owner_existing.isdigit() else 0).first()
+        person = Person.objects.filter(pk=row.owner_existing if row.owner_existing.isdecimal() else 0).first()
         if person is None or person.jurisdiction != jurisdiction:
             raise acts.InvalidInput(p + "owner_existing", "choose an owner recorded in this city")
         return person

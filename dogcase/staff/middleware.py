@@ -1,0 +1,60 @@
+"""Refuse text no database column can keep: a NUL character in any submitted field.
+
+PostgreSQL rejects "\\x00" in text (SQLite keeps it silently), so without this check a pasted NUL would end a
+request in a server error, or be stored only on one of the two databases. Checked once, before any view, for
+form fields and query parameters by name, and for JSON bodies.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpResponseBadRequest, JsonResponse
+
+
+class RejectNulCharacters:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        field = self._offending_field(request)
+        if field is not None:
+            rule = "contains a NUL character (\\x00), which cannot be stored; remove it and submit again"
+            if request.path.startswith("/api/"):
+                return JsonResponse({"error": {"field": field, "rule": rule}}, status=400)
+            return HttpResponseBadRequest(
+                f"The field “{field}” {rule}.", content_type="text/plain; charset=utf-8"
+            )
+        return self.get_response(request)
+
+    @staticmethod
+    def _offending_field(request) -> str | None:
+        sources = [request.GET, request.POST] if request.method == "POST" else [request.GET]
+        for source in sources:
+            for key, values in source.lists():
+                if "\x00" in key or any("\x00" in v for v in values):
+                    return key.replace("\x00", "")
+        if request.content_type == "application/json" and request.body:
+            body = request.body
+            if b"\x00" in body or b"\\u0000" in body:
+                try:
+                    return _json_field(json.loads(body))
+                except ValueError:
+                    return "body"
+        return None
+
+
+def _json_field(value, path: str = "body") -> str | None:
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = (path + "." + str(k)) if "\x00" in str(k) else _json_field(v, f"{path}.{k}")
+            if found:
+                return found
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _json_field(v, f"{path}[{i}]")
+            if found:
+                return found
+    return None
