@@ -880,6 +880,57 @@ def record_incident(
     return incident
 
 
+def add_to_incident(
+    incident: Incident,
+    *,
+    actor,
+    evidence: list[tuple[Any, str]] = (),
+    witnesses: list[Mapping[str, Any]] = (),
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> Incident:
+    """Add evidence files or witnesses found after the intake. Nothing recorded is changed: the additions are
+    new rows, and their audit event names them with the files' hashes."""
+    require_record_keeper(actor, incident.jurisdiction)
+    if not evidence and not witnesses:
+        raise InvalidInput("evidence", "add a file or a witness")
+    for index, witness in enumerate(witnesses):
+        if not (witness.get("name") or "").strip():
+            raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
+        _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
+    at = at or now()
+    with transaction.atomic():
+        _lock()
+        if _replayed(idempotency_key, actor=actor, act="add_to_incident") is not None:
+            return incident
+        stored = []
+        for index, (upload, description) in enumerate(evidence):
+            f = _store(upload, f"evidence[{index}]", incident.jurisdiction, actor, at)
+            Evidence.objects.create(incident=incident, file=f, description=description[:200])
+            stored.append(
+                {"id": f.pk, "sha256": f.sha256, "name": f.original_name, "description": description}
+            )
+        for witness in witnesses:
+            Witness.objects.create(
+                incident=incident,
+                name=witness["name"].strip(),
+                contact=witness.get("contact", ""),
+                statement=witness.get("statement", ""),
+            )
+        parts = [f"{len(stored)} file(s)"] if stored else []
+        parts += [f"witness {w['name'].strip()}" for w in witnesses]
+        _record_event(
+            actor=actor,
+            jurisdiction=incident.jurisdiction,
+            act="add_to_incident",
+            summary=f"Added to incident {incident.number}: {', '.join(parts)}",
+            data={"id": incident.pk, "evidence": stored, "witnesses": [dict(w) for w in witnesses]},
+            at=at,
+            key=idempotency_key,
+        )
+    return incident
+
+
 def _prefix(j) -> str:
     words = [w for w in j.id.split("-") if w != "mn"]
     return "".join(w[0] for w in words).upper() or "X"

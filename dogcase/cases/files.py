@@ -17,7 +17,7 @@ SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
     (b"GIF87a", "image/gif", ".gif"),
     (b"GIF89a", "image/gif", ".gif"),
 )
-ACCEPTED = "PDF, JPEG, PNG or GIF"
+ACCEPTED = "PDF, JPEG, PNG, GIF or WebP"
 
 
 class UploadRejected(ValueError):

@@ -25,6 +25,7 @@ urlpatterns = [
     path("incidents/new/classify", incidents.classify_partial, name="incident_classify"),
     path("incidents/new/row/<slug:kind>", incidents.intake_row, name="incident_row"),
     path("incidents/<str:number>", records.incident_detail, name="incident"),
+    path("incidents/<str:number>/add", edits.add_to_incident, name="incident_add"),
     path("files/<int:pk>", cases.download, name="file"),
     path("tasks/<int:pk>/done", cases.task_done, name="task_done"),
 ]

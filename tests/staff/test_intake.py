@@ -163,7 +163,7 @@ def test_a_rejected_evidence_file_is_named_and_rolls_everything_back(officer):
     bad = SimpleUploadedFile("notes.txt", b"just text", content_type="text/plain")
     response = client_for(officer).post("/incidents/new", {**intake(), "evidence": bad})
     assert response.status_code == 400
-    assert "Only PDF, JPEG, PNG or GIF" in response.context["errors"]["evidence"]
+    assert "Only PDF, JPEG, PNG, GIF or WebP" in response.context["errors"]["evidence"]
     assert not Dog.objects.exists() and not Incident.objects.exists() and not Person.objects.exists()
 
 

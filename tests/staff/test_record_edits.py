@@ -584,3 +584,56 @@ def test_the_page_title_is_the_records_name(officer):
     dog = make_dog(officer)
     html = client_for(officer).get(f"/dogs/{dog.pk}").content.decode()
     assert f"<title>{dog.name} — dogcase</title>" in html
+
+
+# ---------------------------------------------------------------------------------- incident additions
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+
+def test_evidence_and_a_witness_found_later_are_added_with_their_event(officer):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.staff.conftest import record_bite
+
+    case = record_bite(officer)
+    incident = case.incident
+    client = client_for(officer)
+    page = client.get(f"/incidents/{incident.number}/add")
+    assert page.status_code == 200
+    token = page.context["token"]
+    data = {
+        "idempotency_key": token,
+        "description": "Photo of the bite, day 2",
+        "witness_name": "Joe Neighbour",
+        "witness_contact": "555-0142",
+        "witness_statement": "Saw the dog jump the fence.",
+        "file": SimpleUploadedFile("bite.png", PNG, content_type="image/png"),
+    }
+    response = client.post(f"/incidents/{incident.number}/add", data)
+    assert response.status_code == 302
+    again = client.post(
+        f"/incidents/{incident.number}/add", {**data, "file": SimpleUploadedFile("bite.png", PNG)}
+    )
+    assert again.status_code == 302  # the same form twice adds once
+    assert incident.evidence.count() == 1 and incident.witnesses.filter(name="Joe Neighbour").count() == 1
+    event = Event.objects.get(act="add_to_incident")
+    assert event.data["evidence"][0]["name"] == "bite.png" and len(event.data["evidence"][0]["sha256"]) == 64
+    html = client.get(f"/incidents/{incident.number}").content.decode()
+    assert "Photo of the bite, day 2" in html and "Joe Neighbour" in html
+
+
+def test_an_empty_or_bad_addition_is_a_field_message_and_the_auditor_cannot_add(officer, auditor):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.staff.conftest import record_bite
+
+    case = record_bite(officer)
+    url = f"/incidents/{case.incident.number}/add"
+    client = client_for(officer)
+    empty = client.post(url, {"description": ""})
+    assert empty.status_code == 400 and "Add a file or a witness" in empty.content.decode()
+    exe = client.post(url, {"file": SimpleUploadedFile("x.exe", b"MZ\x90\x00rest")})
+    assert exe.status_code == 400 and "Only PDF, JPEG, PNG, GIF or WebP" in exe.content.decode()
+    assert client_for(auditor).get(url).status_code == 403
+    assert not Event.objects.filter(act="add_to_incident").exists()

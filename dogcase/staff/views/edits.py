@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from dogcase.cases import acts, updates
-from dogcase.cases.models import Dog, Ownership, Person, Premises
+from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises
 from dogcase.staff import guards, queries
 from dogcase.staff.guards import may_record, require_writer, staff_required
 from dogcase.staff.present import field_value_words, humanize
@@ -479,3 +479,50 @@ def _ended_already(ownership: Ownership) -> dict[str, str]:
         "message": f"Someone already recorded that {ownership.person.full_name} is no longer an owner, from "
         f"{ownership.until:%-d %b %Y}. Nothing you entered was saved. Here are the dog's owners as they are now."
     }
+
+
+@staff_required
+def add_to_incident(request, number: str):
+    """Evidence or a witness found after the intake: added to the incident, with its audit event."""
+    incident = guards.in_cities(Incident.objects.all(), request.user, number=number)
+    require_record_writer(request.user)
+    values = {"description": "", "witness_name": "", "witness_contact": "", "witness_statement": ""}
+    errors: dict[str, str] = {}
+    status = 200
+    token = new_form_token()
+    if request.method == "POST":
+        values = {k: (request.POST.get(k) or "").strip() for k in values}
+        token = clean_token(request.POST.get("idempotency_key")) or token
+        upload = request.FILES.get("file")
+        witnesses = []
+        if values["witness_name"] or values["witness_contact"] or values["witness_statement"]:
+            witnesses.append(
+                {
+                    "name": values["witness_name"],
+                    "contact": values["witness_contact"],
+                    "statement": values["witness_statement"],
+                }
+            )
+        try:
+            acts.add_to_incident(
+                incident,
+                actor=request.user,
+                evidence=[(upload, values["description"])] if upload is not None else [],
+                witnesses=witnesses,
+                idempotency_key=token,
+            )
+        except acts.InvalidInput as exc:
+            field = {"evidence[0]": "file", "evidence": "file"}.get(exc.field)
+            if field is None and exc.field.startswith("witnesses[0]."):
+                field = "witness_" + exc.field.removeprefix("witnesses[0].")
+            errors[field or "file"] = _sentence(exc.rule)
+            status = 400
+        else:
+            messages.success(request, "Added to the incident.")
+            return redirect(reverse("staff:incident", args=[incident.number]) + "#i-evidence")
+    return render(
+        request,
+        "staff/incident_add.html",
+        {"incident": incident, "values": values, "errors": errors, "token": token},
+        status=status,
+    )

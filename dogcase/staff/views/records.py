@@ -191,5 +191,6 @@ def incident_detail(request, number: str):
         "unknown_facts": [f.question for f in vocabulary.values() if f.id not in incident.facts],
         "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
         "city": city_names([incident.jurisdiction])[incident.jurisdiction],
+        "may_add": may_record(request.user) and not is_read_only(request.user),
     }
     return render(request, "staff/incident_detail.html", context)
