@@ -127,3 +127,17 @@ def test_the_sweep_task_can_be_marked_done_from_the_case(officer, clerk):
     task = page.context["tasks"][0]
     assert client.post(f"/tasks/{task.pk}/done").url == f"/cases/{case.number}"
     assert task.pk not in [t.pk for t in client.get(f"/cases/{case.number}").context["tasks"]]
+
+
+def test_the_case_page_says_when_the_city_holds_the_dog():
+    import datetime as dt
+
+    from dogcase.staff.views.cases import custody
+
+    d = dt.date
+    assert custody({"declaration": d(2026, 6, 1)}) is None
+    assert custody({"seizure": d(2026, 6, 20)}) == {"since": d(2026, 6, 20), "how": "seized"}
+    assert custody({"seizure": d(2026, 6, 20), "release": d(2026, 6, 22)}) is None
+    # seized again after a release
+    assert custody({"seizure": d(2026, 7, 1), "release": d(2026, 6, 22)})["since"] == d(2026, 7, 1)
+    assert custody({"impoundment": d(2026, 6, 2), "destruction": d(2026, 6, 30)}) is None

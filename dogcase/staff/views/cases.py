@@ -226,8 +226,30 @@ def case_detail(request, number: str):
         "tasks": tasks,
         "read_only": read_only,
         "today": today,
+        "custody": custody(state.events),
     }
     return render(request, "staff/case_detail.html", context)
+
+
+# Events that take a dog into the city's custody, and those that end it.
+_TAKEN = {"seizure": "seized", "impoundment": "impounded"}
+_ENDED = ("release", "disposal", "destruction", "transfer", "death")
+
+
+def custody(events) -> dict[str, Any] | None:
+    """Whether the dog is held now (seized or impounded, and not since released, disposed of, destroyed,
+    transferred or dead), and since when — read from the case's recorded events."""
+    taken = [(events[e], how) for e, how in _TAKEN.items() if e in events]
+    if not taken:
+        return None
+    since, word = max(taken, key=lambda t: _day(t[0]))
+    if any(e in events and _day(events[e]) >= _day(since) for e in _ENDED):
+        return None
+    return {"since": _day(since), "how": word}
+
+
+def _day(value) -> dt.date:
+    return timezone.localtime(value).date() if isinstance(value, dt.datetime) else value
 
 
 # ------------------------------------------------------------------------------------------- act forms
