@@ -34,7 +34,7 @@ from dogcase.staff.present import (
 )
 from dogcase.staff.roles import ROLES_BY_GROUP
 from dogcase.staff.stepforms import FormProblem, fields_for, raw_values, read_inputs
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today
+from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
 
 
 def _case(user, number: str) -> Case:
@@ -310,9 +310,9 @@ def act_form(request, number: str, step_id: str):
         except acts.InvalidInput as exc:
             field = _field_of(exc.field, step)
             if field:
-                context["errors"][field] = _sentence(exc.rule)
+                context["errors"][field] = sentence(exc.rule)
             else:
-                context["general_errors"].append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+                context["general_errors"].append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
             status = 400
         except acts.Refused as exc:
             context["refusals"] = [
@@ -357,11 +357,6 @@ def act_form(request, number: str, step_id: str):
         }
     )
     return render(request, "staff/act_form.html", context, status=status)
-
-
-def _sentence(text: str) -> str:
-    text = str(text).strip()
-    return text[:1].upper() + text[1:] if text else text
 
 
 # ------------------------------------------------------------------------------------------ corrections
@@ -420,9 +415,9 @@ def correct_date(request, number: str, seq: int):
                 except acts.InvalidInput as exc:
                     field = exc.field if exc.field in ("name", "value", "reason") else ""
                     if field:
-                        errors[field] = _sentence(exc.rule)
+                        errors[field] = sentence(exc.rule)
                     else:
-                        general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+                        general.append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
                 except acts.Refused as exc:
                     refusals = [
                         refusal_row(r["reason"], r.get("citation", ""), r.get("code", ""))

@@ -43,3 +43,9 @@ def city_names(cities) -> dict[str, str]:
             continue
         out[c] = j.name.removeprefix("City of ").removesuffix(", Minnesota")
     return out
+
+
+def sentence(text: str) -> str:
+    """A rule from the law engine or an act ("must be a date ...") as a sentence shown on a form."""
+    text = str(text).strip()
+    return text[:1].upper() + text[1:]

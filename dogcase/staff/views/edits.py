@@ -25,7 +25,7 @@ from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises
 from dogcase.staff import guards, queries
 from dogcase.staff.guards import may_record, require_writer, staff_required
 from dogcase.staff.present import field_value_words, humanize
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today
+from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
 
 
 def require_record_writer(user) -> None:
@@ -87,11 +87,6 @@ PREMISES_FORM = (
 
 # The fields a new owner is recorded with (acts.record_person), named `new-<field>` in the form.
 NEW_PERSON_FORM = tuple(f for f in PERSON_FORM if f.name != "state")
-
-
-def _sentence(text: str) -> str:
-    text = str(text).strip()
-    return text[:1].upper() + text[1:] if text else text
 
 
 def shown(field: Field, value: Any) -> str:
@@ -199,11 +194,11 @@ def _edit_record(request, *, record, form, update, template: str, context: dict,
                 status = 409
             except acts.InvalidInput as exc:
                 if exc.field == "reason" or exc.field in values:
-                    errors[exc.field] = _sentence(exc.rule)
+                    errors[exc.field] = sentence(exc.rule)
                 elif exc.field == "changes":
                     general.append("Nothing was changed: edit at least one detail, or go back.")
                 else:
-                    general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+                    general.append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
             else:
                 messages.success(request, f"The {noun} was updated. The old values are kept in its history.")
                 return redirect(done_url + "#history")
@@ -379,11 +374,11 @@ def add_owner(request, pk: int):
             except acts.InvalidInput as exc:
                 field = exc.field.rsplit(".", 1)[-1]
                 if field in ("since", "reason", "person"):
-                    errors[field] = _sentence(exc.rule)
+                    errors[field] = sentence(exc.rule)
                 elif field in new_person:
-                    errors[f"new-{field}"] = _sentence(exc.rule)
+                    errors[f"new-{field}"] = sentence(exc.rule)
                 else:
-                    general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+                    general.append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
             else:
                 messages.success(request, f"{person.full_name} is recorded as an owner of {dog.name}.")
                 return redirect(reverse("staff:dog", args=[dog.pk]) + "#history")
@@ -447,9 +442,9 @@ def end_ownership(request, pk: int, ownership_id: int):
                     stale = _ended_already(ownership)
                     status = 409
                 elif exc.field in ("until", "reason"):
-                    errors[exc.field] = _sentence(exc.rule)
+                    errors[exc.field] = sentence(exc.rule)
                 else:
-                    general.append(_sentence(f"{humanize(exc.field)}: {exc.rule}"))
+                    general.append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
             else:
                 messages.success(request, f"{ownership.person.full_name} is no longer recorded as an owner.")
                 return redirect(reverse("staff:dog", args=[dog.pk]) + "#history")
@@ -515,7 +510,7 @@ def add_to_incident(request, number: str):
             field = {"evidence[0]": "file", "evidence": "file"}.get(exc.field)
             if field is None and exc.field.startswith("witnesses[0]."):
                 field = "witness_" + exc.field.removeprefix("witnesses[0].")
-            errors[field or "file"] = _sentence(exc.rule)
+            errors[field or "file"] = sentence(exc.rule)
             status = 400
         else:
             messages.success(request, "Added to the incident.")

@@ -20,7 +20,7 @@ from dogcase.law import InputError, LawError, library
 from dogcase.staff import intake, queries
 from dogcase.staff.guards import may_record, staff_required
 from dogcase.staff.present import explained_classification
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today
+from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
 
 ROW_KINDS = ("dog", "victim", "witness")
 
@@ -151,7 +151,7 @@ def new_incident(request):
         try:
             incident = _record(request, data, facts, token)
         except acts.InvalidInput as exc:
-            data.errors[_intake_field(exc.field)] = _sentence(exc.rule)
+            data.errors[_intake_field(exc.field)] = sentence(exc.rule)
         except acts.Refused as exc:
             data.errors["general"] = "; ".join(r["reason"] for r in exc.refusals)
         else:
@@ -166,11 +166,6 @@ def _after_intake(incident: Incident):
     if len(cases) == 1:
         return redirect("staff:case", number=cases[0].number)
     return redirect("staff:incident", number=incident.number)
-
-
-def _sentence(text: str) -> str:
-    text = str(text).strip()
-    return text[:1].upper() + text[1:]
 
 
 def _intake_field(field: str) -> str:
