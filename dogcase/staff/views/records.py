@@ -83,38 +83,34 @@ def _query_string(request) -> str:
     return params.urlencode()
 
 
+def _list(request, queryset, template: str, **extra):
+    """A paginated list of one kind of record in the user's cities."""
+    context = {
+        "page": _page(request, queryset),
+        "cities": city_names(cities_of(request.user)),
+        "query_string": _query_string(request),
+        **extra,
+    }
+    return render(request, template, context)
+
+
 @staff_required
 def dog_list(request):
-    page = _page(request, queries.dogs(request.user))
-    return render(
-        request,
-        "staff/dog_list.html",
-        {"page": page, "cities": city_names(cities_of(request.user)), "query_string": _query_string(request)},
-    )
+    return _list(request, queries.dogs(request.user), "staff/dog_list.html")
 
 
 @staff_required
 def person_list(request):
-    page = _page(request, queries.people(request.user))
-    return render(
-        request,
-        "staff/person_list.html",
-        {"page": page, "cities": city_names(cities_of(request.user)), "query_string": _query_string(request)},
-    )
+    return _list(request, queries.people(request.user), "staff/person_list.html")
 
 
 @staff_required
 def incident_list(request):
-    page = _page(request, queries.incidents(request.user))
-    return render(
+    return _list(
         request,
+        queries.incidents(request.user),
         "staff/incident_list.html",
-        {
-            "page": page,
-            "cities": city_names(cities_of(request.user)),
-            "query_string": _query_string(request),
-            "may_record": may_record(request.user),
-        },
+        may_record=may_record(request.user),
     )
 
 
