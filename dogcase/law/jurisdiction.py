@@ -317,15 +317,8 @@ class Jurisdiction:
                 for v in versions
                 if v.effect_kind == "exemption" and designation.id in v.effect["bars"]
             ]
-            if designation.state_counterpart:
-                for v in versions:
-                    if (
-                        v.layer == "state"
-                        and v.effect_kind == "exemption"
-                        and designation.state_counterpart in v.effect["bars"]
-                        and designation.id not in v.effect["bars"]
-                    ):
-                        exemptions.append(rule_for(v))
+            # a state exemption reaches only the designations its own words name (`bars`): never a city
+            # designation through state_counterpart (DESIGN.md principle 4; the answer flags it instead)
             per_designation.append(tuple(grounds + exemptions))
         start = self._boundaries[index - 1] if index > 0 else None
         end = self._boundaries[index] if index < len(self._boundaries) else None
@@ -357,9 +350,9 @@ class Jurisdiction:
 
         With `designation` (a case's), only the provisions that concern it are combined: a provision whose
         `for` leaves the designation out does not set the case's time (Tracy's five business days are not a
-        state potentially dangerous dog's). A state provision of an owner's time also reaches a city
-        designation whose `state_counterpart` it names (the state floor: a Tracy vicious dog keeps the
-        state's 14 days to request a hearing). Without a designation, every provision is combined."""
+        state potentially dangerous dog's, and 347.541's 14 days are not a Tracy vicious dog's: a state
+        provision reaches only the designations its `for` names, never a city designation through
+        `state_counterpart`). Without a designation, every provision is combined."""
         plan = self._deadline_plans.get(deadline_id)
         if plan is None:
             raise InputError(
@@ -450,14 +443,19 @@ class Jurisdiction:
         return answer
 
     def _deadline_reaches(self, version: ProvisionVersion, who: str, designation: str) -> bool:
-        """Does this deadline provision set the time of a case with this designation?"""
+        """Does this deadline provision set the time of a case with this designation? Only where its `for`
+        names the designation (or it has none): a state time does not reach a city designation through
+        `state_counterpart` (347.541 speaks of a dog declared dangerous)."""
         scope = version.effect.get("for")
-        if scope is None or designation in scope:
-            return True
-        counterpart = self.designations[designation].state_counterpart
-        return (
-            who == "owner" and version.layer == "state" and counterpart is not None and counterpart in scope
-        )
+        return scope is None or designation in scope
+
+    def deadline_applies(self, deadline_id: str, designation: str | None) -> bool:
+        """Does any provision setting `deadline_id` concern a case with this designation? False when every
+        provision names designations (`for`) and none is this one: the law sets no such time for it."""
+        plan = self._deadline_plans.get(deadline_id)
+        if plan is None or designation is None:
+            return plan is not None
+        return any(self._deadline_reaches(s.version, plan.who, designation) for s in plan.steps)
 
     def _deadline_entry(self, step, events, on, settings_now, missing_events, computed):
         """One provision's computation: (entry, value), or None when that provision is not in force."""
@@ -658,16 +656,22 @@ class Jurisdiction:
                                     "applied": "the stricter of the two; both are shown to the owner",
                                 }
                             )
+        # A state exemption bars the designations its own words name; it reaches no city designation
+        # (not through state_counterpart either: DESIGN.md principle 4). Where the city has no provision
+        # restating it, the city attorney sees that its designation stays open where the state's is barred.
         restated = {v.state_provision for v in city if v.state_provision}
         for designation in self.pack.designations.values():
-            if not designation.state_counterpart:
-                continue
             for sv in state:
                 if (
                     sv.effect_kind == "exemption"
-                    and designation.state_counterpart in sv.effect["bars"]
+                    and designation.id not in sv.effect["bars"]
                     and sv.id not in restated
                 ):
+                    barred = ", ".join(
+                        self.designations[d].label.lower()
+                        for d in sv.effect["bars"]
+                        if d in self.designations
+                    )
                     out.append(
                         {
                             "topic": f"exemption for {designation.id}",
@@ -680,9 +684,10 @@ class Jurisdiction:
                             },
                             "state": _side(sv, "exemption"),
                             "applied": (
-                                f"the state exemption bars a {designation.label.lower()} classification too "
-                                f"({designation.label} restates the state's {self.designations[designation.state_counterpart].label.lower()}; "
-                                "the owner keeps the state's protection)"
+                                f"not applied to a {designation.label.lower()} classification: {sv.citation} "
+                                f"bars the state's {barred} designation only, and its words reach no city "
+                                f"designation; where it applies, the answer says that a state {barred} "
+                                "declaration would be barred, flagged for the city attorney"
                             ),
                         }
                     )
@@ -776,9 +781,52 @@ class Classification:
                 return r
         raise KeyError(designation_id)
 
+    def state_exemption_flags(self) -> list[dict[str, Any]]:
+        """State exemptions that apply to these facts but whose words do not reach a designation the facts
+        still support (a Tracy dog that bit a person committing a crime: 347.51 subd. 5 bars a state
+        dangerous declaration, not a vicious classification). One flag per exemption, for the city attorney."""
+        state = self.jurisdiction.state or (
+            self.jurisdiction.pack if self.jurisdiction.pack.kind == "state" else None
+        )
+        if state is None:
+            return []
+        open_results = [r for r in self.results if r.status in ("eligible", "undetermined")]
+        flags: dict[str, dict[str, Any]] = {}
+        for r in self.results:
+            for rule in r.barred_by:
+                version = rule.version
+                if version.pack != state.id or rule.key in flags:
+                    continue
+                bars = list(version.effect["bars"])
+                untouched = [o for o in open_results if o.designation.id not in bars]
+                if not untouched:
+                    continue
+                barred = " or ".join(
+                    self.jurisdiction.designations[d].label.lower()
+                    for d in bars
+                    if d in self.jurisdiction.designations
+                )
+                open_words = ", ".join(o.designation.label.lower() for o in untouched)
+                flags[rule.key] = {
+                    "provision": rule.key,
+                    "citation": version.citation,
+                    "bars": bars,
+                    "not_reached": [o.designation.id for o in untouched],
+                    "text": (
+                        f"{version.citation} applies to these facts: it bars a state {barred} declaration. "
+                        f"Its words do not reach the {open_words} designation, which the facts may still support."
+                    ),
+                    "reading": (
+                        f"dogcase does not extend {version.citation} beyond the designations it names (DESIGN.md "
+                        f"principle 4): a {barred} declaration would be barred; flagged for the city attorney."
+                    ),
+                }
+        return list(flags.values())
+
     def as_dict(self) -> dict[str, Any]:
         j = self.jurisdiction
         day = self.incident_date
+        flags = self.state_exemption_flags()
         used_keys: list[str] = []
         designations = []
         for r in self.results:
@@ -791,12 +839,6 @@ class Classification:
                     "role": rule.kind,
                     "value": _VALUE_WORDS[value],
                 }
-                if (
-                    rule.kind == "exemption"
-                    and rule.version.pack != r.designation.pack
-                    and r.designation.state_counterpart
-                ):
-                    step["state_floor"] = True  # a state exemption reaching a city designation
                 trace.append(step)
                 if value != FALSE and rule.key not in used_keys:
                     used_keys.append(rule.key)
@@ -812,12 +854,29 @@ class Classification:
                         {"fact": name, "question": j.facts.facts[name].question} for name in r.missing
                     ],
                     "trace": trace,
+                    "flags": [
+                        {k: f[k] for k in ("provision", "citation", "text", "reading")}
+                        for f in flags
+                        if r.designation.id in f["not_reached"]
+                    ],
                 }
             )
         notes = j.defects_for(used_keys, day)
         for caveat in j.dated_caveats(day):
             if caveat not in notes:
                 notes.append(caveat)
+        flag_notes = [
+            {
+                "id": f"flag:{f['provision']}",
+                "kind": "flag",
+                "kind_label": "Flagged for the city attorney",
+                "provisions": [f["provision"]],
+                "text": f["text"],
+                "reading": f["reading"],
+                "applies": {"from": None, "until": None},
+            }
+            for f in flags
+        ]
         return {
             "jurisdiction": j.describe(),
             "incident_date": day.isoformat(),
@@ -832,7 +891,7 @@ class Classification:
             },
             "designations": designations,
             "eligible": [r.designation.id for r in self.results if r.status == "eligible"],
-            "notes": [d.as_dict() for d in notes],
+            "notes": [d.as_dict() for d in notes] + flag_notes,
         }
 
 

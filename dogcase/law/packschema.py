@@ -584,7 +584,8 @@ CASES = Record(
                     "matched": ListOf(STR),
                     "barred_by": ListOf(STR),
                     "missing": ListOf(ID),
-                    "notes": ListOf(ID),
+                    "notes": ListOf(STR),
+                    "flagged": MapOf(ListOf(STR)),
                 },
             )
         ),
@@ -647,7 +648,7 @@ CASES = Record(
                         }
                     ),
                 },
-                optional={"on": DATE, "settings": MapOf(Optional(SCALAR))},
+                optional={"on": DATE, "settings": MapOf(Optional(SCALAR)), "designation": ID},
             )
         ),
     },

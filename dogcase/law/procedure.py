@@ -1699,6 +1699,10 @@ class _Context:
         if test == "not_done":
             return refuse() if self.latest(arg) else (True, [])
         if test in _DEADLINE_TESTS:
+            if not self.j.deadline_applies(arg, self.state.designation):
+                # the law sets no such time for this designation (347.541's clock is a dangerous dog's, not a
+                # potentially dangerous dog's): nothing to wait for, nothing to be late for
+                return True, []
             answer = self.deadline(arg)
             due = self.due_value(arg)
             if due is None:
@@ -1986,6 +1990,25 @@ class _Context:
                 )
         return tuple(out)
 
+    def _provision_reaches(self, key: str) -> bool:
+        """Does the provision `key` (pack:id or id) concern the case's designation (its `for` or
+        `designations`, when it names any)?"""
+        designation = self.state.designation
+        if designation is None:
+            return True
+        pack_id, _, pid = key.rpartition(":")
+        for layer in self.j.layers:
+            if pack_id and layer.id != pack_id:
+                continue
+            provision = layer.provisions.get(pid)
+            if provision is None:
+                continue
+            version = provision.version_on(self.day) or provision.versions[-1]
+            effect = version.effect or {}
+            scope = effect.get("for") or effect.get("designations")
+            return not scope or designation in scope
+        return True
+
     def _imposed(self, withdrawn_by: TakenStep | None) -> list[Obligation]:
         out = []
         for t in self.ordered:
@@ -1993,6 +2016,8 @@ class _Context:
             if step is None:
                 continue
             for rid, until, prov in step.imposes:
+                if prov and not self._provision_reaches(prov):
+                    continue  # imposed by a provision that does not concern this designation
                 versions = [
                     v
                     for v in self.engine._requirements.get(rid, ())

@@ -43,12 +43,18 @@ def test_invented_city_reads_the_version_in_force_on_the_incident_date(lib):
     assert answer["law"]["same_law_until"] == "2024-01-01"
 
 
-def test_state_exemption_reaches_the_city_designation_as_a_floor(lib):
+def test_state_exemption_bars_only_the_designation_it_names_and_flags_the_city_one(lib):
+    # N.S. 9.2 says "no dog is menacing": it bars the state's designation, not the city's nuisance dog that
+    # names menacing as its state_counterpart (DESIGN.md principle 4: state_counterpart is a label)
     facts = dict(ALL_FALSE, victim_conduct=["trespass_on_owner_premises"])
     answer = classify("south-city", facts, dt.date(2024, 6, 1), lib=lib)
+    status = {d["designation"]: d["status"] for d in answer["designations"]}
+    assert status == {"menacing": "barred", "nuisance": "eligible"}
     nuisance = next(d for d in answer["designations"] if d["designation"] == "nuisance")
-    assert nuisance["status"] == "barred"
-    assert [b["provision"] for b in nuisance["barred_by"]] == ["north-state:9.2"]
+    assert nuisance["barred_by"] == []
+    assert [f["provision"] for f in nuisance["flags"]] == ["north-state:9.2"]
+    assert "would be barred" in nuisance["flags"][0]["reading"]
+    assert any(n["kind"] == "flag" and n["provisions"] == ["north-state:9.2"] for n in answer["notes"])
 
 
 def test_invented_city_deadline_uses_its_business_days_and_holidays(lib):

@@ -66,6 +66,16 @@ def _check_classification(j, pack_id, row):
     missing = {name for r in answer.results for name in r.missing}
     for name in row.get("missing", ()):
         assert name in missing, f"{name} not reported missing; missing: {sorted(missing)}"
+    if row.get("flagged"):
+        # a state exemption that applies but whose words do not reach the designation: flagged, not applied
+        flags = {
+            d["designation"]: {f["provision"] for f in d["flags"]} for d in answer.as_dict()["designations"]
+        }
+        for designation, refs in row["flagged"].items():
+            for ref in refs:
+                assert _key(pack_id, ref) in flags[designation], (
+                    f"{designation} not flagged by {ref}: {flags}"
+                )
     if row.get("notes"):
         notes = {n["id"] for n in answer.as_dict()["notes"]}
         for ref in row["notes"]:
@@ -83,7 +93,13 @@ def _check_deadline(j, pack_id, row):
     events = parse_events(
         {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in row["events"].items()}
     )
-    answer = j.deadline(row["deadline"], events, on=row.get("on"), settings=row.get("settings"))
+    answer = j.deadline(
+        row["deadline"],
+        events,
+        on=row.get("on"),
+        settings=row.get("settings"),
+        designation=row.get("designation"),
+    )
     expect = row["expect"]
     if "status" in expect:
         assert answer["status"] == expect["status"], answer.get("reasons")

@@ -534,10 +534,15 @@ def test_a_renewal_is_not_met_by_the_certificate_that_starts_it():
 
 def test_a_notice_must_contain_every_element_of_every_layer():
     j = library().get("battle-lake-mn")
-    state = _declared(j, "potentially_dangerous")
+    # 347.541 subd. 3 concerns a dangerous declaration: a potentially dangerous dog's notice is (B)(2)'s alone
+    pdd = j.input_choices("serve_notice", _declared(j, "potentially_dangerous"), noon("2024-05-03"))[
+        "contents"
+    ]
+    assert {c["provision"]["citation"] for c in pdd} == {"§ 90.15 (B)(2)"}
+    state = _declared(j, "dangerous")
     choices = j.input_choices("serve_notice", state, noon("2024-05-03"))["contents"]
     cited = {c["provision"]["citation"] for c in choices}
-    assert "§ 90.15 (B)(2)" in cited and "Minn. Stat. § 347.541, subd. 3" in cited
+    assert "§ 90.15 (C)(2)" in cited and "Minn. Stat. § 347.541, subd. 3" in cited
     base = {"served_on": "2024-05-03", "method": "personal", "served_owner": "A. Owner"}
     complete = j.validate_inputs("serve_notice", state, {**base, "contents": "all"}, noon("2024-05-03"))
     assert list(complete["contents"]) == [c["value"] for c in choices]
@@ -606,7 +611,7 @@ def test_the_state_notice_methods_apply_where_no_city_notice_reaches_the_designa
     methods = {c["value"] for c in state_j.input_choices("serve_notice", _declared(state_j))["method"]}
     assert methods == {"personal", "mail", "posting_where_dog_kept", "delivery_to_resident"}
     tracy = library().get("tracy-mn")
-    in_tracy = CaseState("potentially_dangerous", dt.date(2024, 5, 1), _declared(tracy).taken)
+    in_tracy = CaseState("dangerous", dt.date(2024, 5, 1), _declared(tracy).taken)
     assert {c["value"] for c in tracy.input_choices("serve_notice", in_tracy)["method"]} == methods
     assert "telephone_if_possible" not in {
         c["value"] for c in state_j.input_choices("decide_appeal", _declared(state_j))["method"]
@@ -618,8 +623,12 @@ def test_deadline_provisions_that_leave_the_designation_out_do_not_set_the_cases
     events = {"hearing_request_received": dt.date(2026, 6, 1)}
     # without a designation every provision is combined (the city keeps the earlier date: Tracy's 7 days)
     assert tracy.deadline("city.hold_hearing", events)["due"] == "2026-06-08"
-    state_dog = tracy.deadline("city.hold_hearing", events, designation="potentially_dangerous")
+    state_dog = tracy.deadline("city.hold_hearing", events, designation="dangerous")
     assert (state_dog["due"], state_dog["set_by"]) == ("2026-06-15", ["mn-statute:347.541.4"])
+    # 347.541 concerns dangerous declarations: no provision sets a hearing time for a state potentially
+    # dangerous dog in Tracy, nor a state time for a vicious one
+    assert not tracy.deadline_applies("city.hold_hearing", "potentially_dangerous")
+    assert tracy.deadline_applies("city.hold_hearing", "vicious")
     assert len(state_dog["entries"]) == 1
     vicious = tracy.deadline("city.hold_hearing", events, designation="vicious")
     assert (vicious["due"], vicious["set_by"]) == ("2026-06-08", ["tracy-mn:4.A.hearing"])
@@ -631,9 +640,9 @@ def test_deadline_provisions_that_leave_the_designation_out_do_not_set_the_cases
         tracy.deadline("owner.request_hearing", notice, designation="nuisance")
 
 
-def test_a_vicious_dog_keeps_the_states_14_days_when_the_notice_was_not_sent_by_certified_mail():
-    """Defect certified-mail-trigger: Tracy's window has not started, the state's 14 days from the date of the
-    notice still run (the state floor reaches `vicious` through its state_counterpart)."""
+def test_a_vicious_dog_takes_no_state_14_days_when_the_notice_was_not_sent_by_certified_mail():
+    """Defect certified-mail-trigger: Tracy's window has not started. 347.541's 14 days concern a dangerous
+    declaration, so they do not run instead (state_counterpart is a label, not a reach)."""
     j = library().get("tracy-mn")
     classify = TakenStep(
         "classify", noon("2026-05-04"), "chief", events={"classification": dt.date(2026, 5, 4)}
@@ -655,15 +664,11 @@ def test_a_vicious_dog_keeps_the_states_14_days_when_the_notice_was_not_sent_by_
     window = next(
         o for o in j.obligations(state, noon("2026-05-09")) if o.deadline_id == "owner.request_hearing"
     )
-    state_entry = next(
-        e for e in window.answer["entries"] if e["provision"]["provision"] == "mn-statute:347.541.1"
-    )
-    assert (state_entry["status"], state_entry["value"]) == ("determined", "2026-05-19")
-    assert window.answer["bound"] == {"at_least": "2026-05-19", "why": window.answer["bound"]["why"]}
+    assert [e["provision"]["provision"] for e in window.answer["entries"]] == ["tracy-mn:4.A.request"]
+    assert "bound" not in window.answer
     assert window.status == "undetermined"
-    assert "notice_sent" in window.reason and "at least until" in window.reason
-    assert "Minn. Stat. § 347.541" in window.reason
-    # the owner's request is not refused on the state's last day, nor after it (Tracy's clock never started)
+    assert "notice_sent" in window.reason and "347.541" not in window.reason
+    # the owner's request is not refused, however late (Tracy's clock never started)
     clerk = Actor("clerk", j.pack_roles_for(["city_clerk"]))
     for day in ("2026-05-19", "2026-06-10"):
         verdict = j.check_step("receive_classification_appeal", state, clerk, noon(day), {"received_on": day})
@@ -706,7 +711,8 @@ def test_the_tracy_council_reaches_only_vicious_dogs():
     j = library().get("tracy-mn")
     day = dt.date(2026, 6, 1)
     hold = j.step("hold_hearing", day)
-    assert hold.roles_by_designation["potentially_dangerous"] == frozenset({"hearing_officer"})
+    assert hold.roles_by_designation["dangerous"] == frozenset({"hearing_officer"})
+    assert "potentially_dangerous" not in hold.roles_by_designation  # 347.541: dangerous declarations only
     assert hold.impartial
     receive = j.step("receive_hearing_request", day)
     assert "city_administrator" not in receive.roles_by_designation["dangerous"]

@@ -32,7 +32,10 @@ def test_show_page_quotes_a_known_provision_with_its_citation_and_anchor(client)
 def test_show_page_says_what_a_deadline_provision_does_in_plain_english(client):
     page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
 
-    assert "Owner: request a hearing on the declaration or seizure — 14 calendar days from the notice" in page
+    assert (
+        "Owner: request a hearing on the dangerous dog declaration (and, if applicable, on prior potentially"
+        " dangerous dog declarations) — 14 calendar days from the notice"
+    ) in page
     assert "(Minn. Stat. 645.15 counting)" in page
 
 
