@@ -352,7 +352,8 @@ class Jurisdiction:
         `for` leaves the designation out does not set the case's time (Tracy's five business days are not a
         state potentially dangerous dog's, and 347.541's 14 days are not a Tracy vicious dog's: a state
         provision reaches only the designations its `for` names, never a city designation through
-        `state_counterpart`). Without a designation, every provision is combined."""
+        `state_counterpart`). Where no provision concerns the designation, InputError("designation"): the law
+        sets no such time for it. Without a designation, every provision is combined."""
         plan = self._deadline_plans.get(deadline_id)
         if plan is None:
             raise InputError(
@@ -387,8 +388,16 @@ class Jurisdiction:
         computed: dict[tuple, tuple] = {}  # provisions with the same terms share one computation
         steps = plan.steps
         if designation is not None:
-            reaching = tuple(s for s in steps if self._deadline_reaches(s.version, plan.who, designation))
-            steps = reaching or steps  # no provision names it: every provision, as without a designation
+            steps = tuple(s for s in steps if self._deadline_reaches(s.version, plan.who, designation))
+            if not steps:
+                # every provision names the designations it concerns, and this is not one: the law sets no
+                # such time for it (347.541's 14 days to comply are not a potentially dangerous dog's)
+                cited = "; ".join(dict.fromkeys(s.version.citation for s in plan.steps))
+                raise InputError(
+                    "designation",
+                    f"no provision sets {deadline_id!r} for a {self.designations[designation].label.lower()} "
+                    f"in {self.name} ({cited} concern other designations)",
+                )
         for step in steps:
             entry = self._deadline_entry(step, events, on, settings_now, missing_events, computed)
             if entry is not None:
@@ -609,11 +618,13 @@ class Jurisdiction:
 
         city_deadlines, state_deadlines = by_effect(city, "deadline"), by_effect(state, "deadline")
         for did in sorted(set(city_deadlines) & set(state_deadlines)):
-            state_terms = {_deadline_terms(v) for v in state_deadlines[did]}
             for cv in city_deadlines[did]:
-                if _deadline_terms(cv) in state_terms:
+                # a state time meets a city one only where both concern the same designation: Tracy's five
+                # business days (vicious) and 347.541's 14 days (dangerous) never set the same case's time
+                overlapping = [sv for sv in state_deadlines[did] if _scopes_meet(cv, sv)]
+                if not overlapping or _deadline_terms(cv) in {_deadline_terms(v) for v in overlapping}:
                     continue
-                sv = state_deadlines[did][0]
+                sv = overlapping[0]
                 e = cv.effect
                 out.append(
                     {
@@ -989,6 +1000,12 @@ def _sortable(value: dt.date | dt.datetime, tz: ZoneInfo) -> dt.datetime:
 def _deadline_terms(v: ProvisionVersion) -> tuple:
     e = v.effect
     return (e["trigger"], e["period"]["amount"], e["period"]["unit"], e["counting"])
+
+
+def _scopes_meet(a: ProvisionVersion, b: ProvisionVersion) -> bool:
+    """Do two provisions concern a common designation (a provision without `for` concerns every one)?"""
+    sa, sb = a.effect.get("for"), b.effect.get("for")
+    return sa is None or sb is None or bool(set(sa) & set(sb))
 
 
 def _describe_period(v: ProvisionVersion) -> str:

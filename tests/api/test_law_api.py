@@ -126,18 +126,28 @@ def test_tracy_hearing_request_shows_both_deadlines_and_the_owner_gets_the_later
     assert answer["set_by"] == ["mn-statute:347.541.1"]
 
 
-def test_tracy_conflicts_include_insurance_amount_and_hearing_request(client):
+def test_tracy_conflicts_include_insurance_amount_and_the_crime_exemption_not_the_hearing_request(client):
     response = client.get("/api/v1/jurisdictions/tracy-mn/conflicts?on=2026-11-30")
 
     assert response.status_code == 200
-    conflicts = {c["topic"]: c for c in response.json()["conflicts"]}
+    found = response.json()["conflicts"]
+    conflicts = {c["topic"]: c for c in found}
     insurance = conflicts["requirement liability_coverage"]
     assert insurance["city"]["value"] == "$50,000"
     assert insurance["state"]["value"] == "$300,000"
     assert insurance["applied"].startswith("$300,000")
-    hearing = conflicts["deadline owner.request_hearing"]
-    assert "5 business days" in hearing["city"]["value"]
-    assert "14 calendar days" in hearing["state"]["value"]
+    # 347.541's 14 days concern a dangerous declaration, Subd 4.A's five business days a vicious classification:
+    # they never set the same case's time, so they are not a conflict
+    assert not {
+        "deadline owner.request_hearing",
+        "deadline city.hold_hearing",
+        "deadline city.issue_decision",
+    } & set(conflicts)
+    # 347.51 subd. 5(c) bars a state dangerous declaration; Subd 9 has no crime exemption, and the state's does
+    # not reach a vicious classification: listed for the city attorney, not applied
+    missing = [c for c in found if c["kind"] == "missing_exemption"]
+    assert [c["state"]["provision"] for c in missing] == ["mn-statute:347.51.5.c"]
+    assert missing[0]["applied"].startswith("not applied to a vicious dog classification")
 
 
 def test_post_needs_no_csrf_token_because_no_session_is_read():

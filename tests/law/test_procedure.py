@@ -769,3 +769,48 @@ def test_no_destruction_of_a_dog_whose_declaration_is_not_served_or_not_final(ju
     )
     assert not verdict.allowed
     assert "missing_step" in verdict.codes  # the declaration was never served
+
+
+def test_a_potentially_dangerous_dog_owes_no_347_541_times():
+    """347.541 speaks of a dog declared dangerous: even with the events that start them recorded, a potentially
+    dangerous dog's case owes no state time to request a hearing, hold it, decide it or comply after it."""
+    events = {
+        "notice_date": dt.date(2026, 5, 5),
+        "hearing_request_received": dt.date(2026, 5, 8),
+        "hearing_closed": dt.date(2026, 5, 12),
+        "decision_received": dt.date(2026, 5, 20),
+    }
+    for jurisdiction in ("mn-statute", "tracy-mn"):
+        j = library().get(jurisdiction)
+        declare = TakenStep(
+            "declare", noon("2026-05-04"), "officer", events={"declaration": dt.date(2026, 5, 4)}
+        )
+        record = TakenStep("serve_notice", noon("2026-05-20"), "officer", events=events)
+        state = CaseState("potentially_dangerous", dt.date(2026, 5, 1), (declare, record))
+        owed = {o.deadline_id for o in j.obligations(state, noon("2026-05-21"))}
+        assert not owed & {
+            "owner.request_hearing",
+            "city.hold_hearing",
+            "city.issue_decision",
+            "owner.comply_after_decision",
+        }, jurisdiction
+        for did in ("owner.request_hearing", "owner.comply_after_decision"):
+            assert not j.deadline_applies(did, "potentially_dangerous")
+            with pytest.raises(InputError) as caught:
+                j.deadline(did, events, designation="potentially_dangerous")
+            assert caught.value.field == "designation" and "347.541" in str(caught.value)
+        assert j.deadline("owner.request_hearing", events, designation="dangerous")["due"] == "2026-05-19"
+
+
+def test_battle_lake_potentially_dangerous_times_come_from_its_own_text():
+    j = library().get("battle-lake-mn")
+    events = {"notice_date": dt.date(2026, 5, 5), "notice_received": dt.date(2026, 5, 8)}
+    pdd = j.deadline("owner.request_hearing", events, designation="potentially_dangerous")
+    assert [e["provision"]["provision"] for e in pdd["entries"]] == [
+        "battle-lake-mn:B.2.b",
+        "battle-lake-mn:H.deadline",
+    ]
+    # (B)(2)(c): immediate compliance; no 14 days after the decision for a potentially dangerous dog
+    assert not j.deadline_applies("owner.comply_after_decision", "potentially_dangerous")
+    dangerous = j.deadline("owner.request_hearing", events, designation="dangerous")
+    assert "mn-statute:347.541.1" in [e["provision"]["provision"] for e in dangerous["entries"]]

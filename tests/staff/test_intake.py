@@ -228,6 +228,29 @@ def test_an_exemption_shows_as_ruling_the_designation_out(officer):
     assert "Ruled out by" in response.content.decode()
 
 
+def test_a_tracy_bite_on_a_person_committing_a_crime_is_vicious_and_flags_the_state_exemption(officer):
+    # 347.51 subd. 5(c) bars a state dangerous declaration; its words do not reach Tracy's vicious
+    # classification, and Subd 9 has no crime exemption: eligible, with the flag for the city attorney
+    response = client_for(officer).post(
+        "/incidents/new/classify",
+        intake(
+            jurisdiction=TRACY,
+            **{
+                "victim-0-conduct_none": None,
+                "victim-0-conduct": "committing_crime",
+                "victim-0-injury": "substantial_bodily_harm",
+            },
+        ),
+    )
+    designations = {d["designation"]: d for d in response.context["c"]["designations"]}
+    assert designations["vicious"]["status"] == "eligible"
+    assert designations["dangerous"]["status"] == "barred"
+    assert [f["citation"] for f in designations["vicious"]["flags"]] == ["Minn. Stat. § 347.51, subd. 5(c)"]
+    html = response.content.decode()
+    assert "Flagged for the city attorney" in html
+    assert "a dangerous dog declaration would be barred" in html
+
+
 def test_a_new_row_for_a_second_dog_comes_numbered_with_the_next_add_button(officer):
     response = client_for(officer).get("/incidents/new/row/dog?index=1")
     html = response.content.decode()
