@@ -325,13 +325,16 @@ def test_battle_lake_steps_carry_their_layer():
 def test_city_conditions_come_first_and_the_same_state_test_is_not_repeated():
     destroy = library().get("battle-lake-mn").step("destroy", dt.date(2024, 6, 1))
     opportunity = [c for c in destroy.requires if c.test == "any"]
-    # the city's two ((K): the destruction hearing, the declaration final), then the state's finality test,
-    # which differs (347.541: the impartial hearing officer affirmed) and so is added as the floor
+    # the city's two ((K): the destruction hearing, the declaration final), then the state's tests, which
+    # differ and so are added as the floor: a dangerous declaration served (or, for a potentially dangerous
+    # dog, which 347.541 does not reach, no such notice) and final (347.541: the hearing officer affirmed)
     assert [c.provision for c in opportunity] == [
         "battle-lake-mn:K.destroy",
         "battle-lake-mn:K.destroy",
         "mn-statute:347.56",
+        "mn-statute:347.56",
     ]
+    assert [p.test for p in opportunity[2].parts] == ["done", "after"]
 
 
 def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_open_under_state_law():
