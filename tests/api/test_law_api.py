@@ -76,6 +76,27 @@ def test_unprovoked_bite_in_public_makes_a_tracy_dog_potentially_dangerous_and_v
     assert statuses(answer)["dangerous"] == "undetermined"
 
 
+def test_a_tracy_bite_on_a_person_committing_a_crime_is_vicious_with_the_state_exemption_flagged(client):
+    facts = {
+        **UNPROVOKED_BITE_IN_PUBLIC,
+        "victim_conduct": ["committing_crime"],
+        "injury": "substantial_bodily_harm",
+    }
+    response = post_json(
+        client, "/api/v1/jurisdictions/tracy-mn/classify", {"incident_date": "2026-03-02", "facts": facts}
+    )
+
+    assert response.status_code == 200
+    answer = response.json()
+    assert statuses(answer)["vicious"] == "eligible"  # Subd 9 has no crime exemption
+    assert statuses(answer)["dangerous"] == "barred"  # 347.51 subd. 5(c): a dangerous declaration only
+    vicious = next(d for d in answer["designations"] if d["designation"] == "vicious")
+    assert [f["provision"] for f in vicious["flags"]] == ["mn-statute:347.51.5.c"]
+    flag = next(n for n in answer["notes"] if n["kind"] == "flag")
+    assert flag["kind_label"] == "Flagged for the city attorney"
+    assert "would be barred" in flag["reading"]
+
+
 def test_unprovoked_bite_in_public_makes_a_battle_lake_dog_potentially_dangerous(client):
     response = post_json(
         client,

@@ -817,3 +817,34 @@ def test_battle_lake_potentially_dangerous_times_come_from_its_own_text():
     assert not j.deadline_applies("owner.comply_after_decision", "potentially_dangerous")
     dangerous = j.deadline("owner.request_hearing", events, designation="dangerous")
     assert "mn-statute:347.541.1" in [e["provision"]["provision"] for e in dangerous["entries"]]
+
+
+def test_a_dangerous_dogs_notice_states_the_hearing_on_prior_potentially_dangerous_declarations():
+    """347.541 subd. 3(2): the hearing concerns the dangerous declaration and, if applicable, prior potentially
+    dangerous declarations; § 90.15 (C)(2)(b) omits the second half: the state element is required too, and the
+    omission is listed among the conflicts."""
+    j = library().get("battle-lake-mn")
+    choices = j.input_choices("serve_notice", _declared(j, "dangerous"), noon("2024-05-03"))["contents"]
+    state_right = next(c for c in choices if c["value"] == "mn-statute:347.541.3/hearing_right")
+    assert "prior potentially dangerous dog declarations" in state_right["label"]
+    city_right = next(c for c in choices if c["value"] == "battle-lake-mn:C.2/hearing_right")
+    assert "prior potentially dangerous" not in city_right["label"]
+    found = {(c["kind"], c["topic"]): c for c in j.conflicts(dt.date(2024, 6, 1))}
+    omission = found[("wording", "§ 90.15 (C)(2)(b)")]
+    assert "if applicable, on prior potentially dangerous dog declarations" in omission["summary"]
+    assert "C2b-prior-pdd-hearing-omitted" in {d.id for d in j.defects}
+
+
+def test_347_52_paragraph_a_holds_enclosure_muzzle_and_leash_and_c_the_death_or_transfer_notice():
+    state = library().get("mn-statute").pack.provisions
+    assert state["347.52.a"].versions[-1].citation == "Minn. Stat. § 347.52(a)"
+    assert state["347.52.a.restraint"].versions[-1].citation == "Minn. Stat. § 347.52(a)"
+    for pid in ("347.52.c", "347.52.death_transfer", "347.52.death_transfer.transfer"):
+        assert state[pid].versions[-1].citation == "Minn. Stat. § 347.52(c)", pid
+    j = library().get("battle-lake-mn")
+    leash = j.pack.provisions["D"].versions[-1]
+    assert leash.state_provision == "347.52.a.restraint"
+    assert "347.52 (a)" in leash.differs_from_state and "347.52 (c)" not in leash.differs_from_state
+    pending = j.pack.provisions["C.2.c"].versions[-1].effect["what"]
+    assert "(a) (proper enclosure, and muzzle and leash outside it)" in pending
+    assert "(c) (written notice of the dog's death or transfer)" in pending
