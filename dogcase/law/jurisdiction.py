@@ -872,7 +872,6 @@ EVENT_WORDS = {
     "notice_sent": "the sending of the notice",
     "notice_received": "receipt of the notice",
     "hearing_request_received": "receipt of the hearing request",
-    "hearing_held": "the hearing",
     "hearing_closed": "the close of the hearing",
     "decision_received": "receipt of the decision",
     "seizure": "the seizure",
@@ -899,14 +898,13 @@ EVENT_WORDS = {
     "impoundment_ordered": "the impoundment order",
     "impoundment_notice_sent": "the sending of the notice of impoundment",
     "impoundment_hearing_request_received": "receipt of the impoundment hearing request",
-    "impoundment_hearing_held": "the impoundment hearing",
     "impoundment_hearing_closed": "the close of the impoundment hearing",
     "impoundment_decision_received": "receipt of the impoundment decision",
     "move": "the move",
     "landlord_disclosure": "the disclosure to the property owner",
     "destruction_notice_date": "the notice of the intended destruction",
     "destruction_hearing_request_received": "receipt of the request for a hearing on the destruction",
-    "destruction_hearing_held": "the hearing on the destruction",
+    "destruction_hearing_closed": "the close of the hearing on the destruction",
 }
 if set(EVENT_WORDS) != set(EVENTS):  # pragma: no cover - a vocabulary edit that forgot the words
     raise RuntimeError("every event of packschema.EVENTS needs its words in EVENT_WORDS")

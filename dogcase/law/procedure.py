@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import clock
 from .errors import InputError, PackError
 from .model import InForce, ProvisionVersion
-from .packschema import SERVICE_METHOD_FORMS
+from .packschema import RETIRED_EVENTS, SERVICE_METHOD_FORMS
 from .schema import Where
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -478,6 +478,16 @@ class TakenStep:
     outcome: str | None = None
     events: Mapping[str, dt.date | dt.datetime] = field(default_factory=lambda: _EMPTY)
     inputs: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def __post_init__(self) -> None:
+        # a step stored under a retired event name is read as its successor; the successor, when the step
+        # recorded it too, wins (it was the later date: "the hearing closed, if later")
+        if any(name in RETIRED_EVENTS for name in self.events):
+            events = {RETIRED_EVENTS.get(k, k): v for k, v in self.events.items() if k not in RETIRED_EVENTS}
+            for old, new in RETIRED_EVENTS.items():
+                if old in self.events:
+                    events.setdefault(new, self.events[old])
+            object.__setattr__(self, "events", MappingProxyType(events))
 
 
 @dataclass(frozen=True)

@@ -428,9 +428,9 @@ def test_events_of_a_step_come_from_its_inputs_and_its_own_date():
     cleaned = j.validate_inputs(
         "hold_hearing", _declared(j), {"held_on": "2024-05-15", "closed_on": "2024-05-16"}, noon("2024-05-16")
     )
+    # one event for the hearing: its close (the later date given) starts the ten days in every layer
     assert j.events_of("hold_hearing", noon("2024-05-16"), cleaned) == {
-        "hearing_held": dt.date(2024, 5, 15),
-        "hearing_closed": dt.date(2024, 5, 16),
+        "hearing_closed": dt.date(2024, 5, 16)
     }
     assert j.events_of("declare", noon("2024-05-02"), {"designation": "dangerous"}) == {
         "declaration": dt.date(2024, 5, 2)
@@ -729,7 +729,7 @@ def test_the_destruction_hearing_is_its_own_track():
     assert steps["decide_destruction"].impartial
     assert steps["hold_destruction_hearing"].records == ()
     held = j.events_of("hold_destruction_hearing", noon("2024-06-20"), {"held_on": dt.date(2024, 6, 20)})
-    assert held == {"destruction_hearing_held": dt.date(2024, 6, 20)}  # not the declaration's hearing_held
+    assert held == {"destruction_hearing_closed": dt.date(2024, 6, 20)}  # not the declaration's hearing
 
 
 @pytest.mark.parametrize("jurisdiction", ["battle-lake-mn", "tracy-mn"])
@@ -763,3 +763,22 @@ def test_no_destruction_of_a_dog_whose_declaration_is_not_served_or_not_final(ju
     )
     assert not verdict.allowed
     assert "missing_step" in verdict.codes  # the declaration was never served
+
+
+def test_a_step_stored_with_a_retired_hearing_event_is_read_as_the_close_of_the_hearing():
+    # cases recorded when the hearing had two events (held, closed) keep their dates: the close wins
+    old = TakenStep(
+        "hold_hearing",
+        noon("2024-05-16"),
+        "ho",
+        events={"hearing_held": dt.date(2024, 5, 15), "hearing_closed": dt.date(2024, 5, 16)},
+    )
+    only_held = TakenStep(
+        "hold_destruction_hearing",
+        noon("2024-06-20"),
+        "ho",
+        events={"destruction_hearing_held": dt.date(2024, 6, 20)},
+    )
+
+    assert dict(old.events) == {"hearing_closed": dt.date(2024, 5, 16)}
+    assert dict(only_held.events) == {"destruction_hearing_closed": dt.date(2024, 6, 20)}
