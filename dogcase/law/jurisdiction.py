@@ -397,6 +397,8 @@ class Jurisdiction:
             reaching = tuple(s for s in steps if self._deadline_reaches(s.version, plan.who, designation))
             steps = reaching or steps  # no provision names it: every provision, as without a designation
         for step in steps:
+            if step.only_if_event is not None and step.only_if_event not in events:
+                continue  # an alternative start that this case does not have (Tracy 5.F: no hearing asked)
             entry = self._deadline_entry(step, events, on, settings_now, missing_events, computed)
             if entry is not None:
                 entries.append(entry[0])
@@ -549,6 +551,8 @@ class Jurisdiction:
                 }
                 if e.get("repeat"):
                     base["repeat"] = dict(e["repeat"])
+                if e.get("only_if_event"):
+                    base["only_if_event"] = e["only_if_event"]
                 setting = None
                 reason = ""
                 if e["trigger"] is None:
@@ -576,6 +580,7 @@ class Jurisdiction:
                         counting=e["counting"],
                         setting=setting,
                         no_trigger_reason=reason,
+                        only_if_event=e.get("only_if_event"),
                     )
                 )
             later = WHO_FAVOURS_LATER[(who, kind)]
@@ -847,6 +852,7 @@ class _DeadlineStep:
     counting: str
     setting: Setting | None
     no_trigger_reason: str
+    only_if_event: str | None = None  # the provision sets the time only in a case where this event happened
 
 
 @dataclass(frozen=True, slots=True)

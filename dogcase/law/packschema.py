@@ -338,6 +338,9 @@ STEP_INPUT = Record(
         "records_if": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
         # events recorded only when the step's outcome is one of these: {upheld: [decision_received]}
         "records_if_outcome": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
+        # events recorded only when the step's service_method input is one of these methods:
+        # {certified_mail_return_receipt: [notice_sent]}
+        "records_if_method": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
     },
 )
 STEP = Record(
@@ -415,6 +418,8 @@ EFFECTS: dict[str, Spec] = {
             "for": DESIGNATION_IDS,
             "repeat": PERIOD,
             "right": BOOL,
+            # the provision sets the time only in a case where this event happened (an alternative start)
+            "only_if_event": OneOf(*EVENTS),
         },
     ),
     "requirement": Record(

@@ -109,6 +109,22 @@ BROKEN_PROCEDURES = [
         id="records_if without its yes/no input",
     ),
     pytest.param(
+        "records: notice_sent}",
+        "records: notice_sent, records_if_method: {certified_mail: [notice_received]}}",
+        "{id: sent_on",
+        "records_if_method needs a service_method input in this step",
+        id="records_if_method without a service_method input",
+    ),
+    pytest.param(
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent, "
+        "records_if_method: {pigeon: [notice_received]}}\n"
+        "      - {id: method, kind: service_method, label: How}\n",
+        "{id: sent_on",
+        "records_if_method names 'pigeon', not a service method",
+        id="records_if_method naming an unknown method",
+    ),
+    pytest.param(
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
         "      - {id: contents, kind: notice_elements, label: Contents}\n",
@@ -562,6 +578,24 @@ def test_an_event_recorded_only_when_the_notice_went_by_certified_mail():
     )
     assert certified == {"notice_date": dt.date(2024, 5, 3), "notice_sent": dt.date(2024, 5, 3)}
     assert plain == {"notice_date": dt.date(2024, 5, 3)}
+
+
+def test_a_posted_notice_of_classification_does_not_start_the_five_business_days():
+    # Subd 4.A runs from notice "sent by certified mail, return receipt requested"; Subd 3's posting on the
+    # owner's property records the notice (and that the owner could not be located), not notice_sent
+    j = library().get("tracy-mn")
+    day = noon("2024-05-03")
+    sent = dt.date(2024, 5, 3)
+    posted = j.events_of(
+        "post_notice_owner_not_located", day, {"sent_on": sent, "method": "posting_on_owner_property"}
+    )
+    mailed = j.events_of(
+        "post_notice_owner_not_located", day, {"sent_on": sent, "method": "certified_mail_return_receipt"}
+    )
+    assert posted == {"notice_date": sent, "owner_not_located": sent}
+    assert mailed == {"notice_date": sent, "owner_not_located": sent, "notice_sent": sent}
+    step = j.step("post_notice_owner_not_located", day.date())
+    assert step.inputs[0].as_dict()["records_if_method"] == {"certified_mail_return_receipt": ["notice_sent"]}
 
 
 # ------------------------------------------------------------------------------------------ review fixes
