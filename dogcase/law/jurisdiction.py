@@ -909,7 +909,11 @@ EVENT_WORDS = {
     "move": "the move",
     "landlord_disclosure": "the disclosure to the property owner",
     "destruction_notice_date": "the notice of the intended destruction",
+    "destruction_notice_received": "receipt of the notice of the intended destruction",
     "destruction_hearing_request_received": "receipt of the request for a hearing on the destruction",
+    "destruction_hearing_scheduled": "the scheduled hearing on the destruction",
+    "destruction_decision_issued": "the hearing officer's determination on the destruction",
+    "destruction_council_decision": "the council's decision on the destruction",
     "destruction_hearing_closed": "the close of the hearing on the destruction",
 }
 if set(EVENT_WORDS) != set(EVENTS):  # pragma: no cover - a vocabulary edit that forgot the words

@@ -67,8 +67,12 @@ EVENTS = (
     # the hearing on a destruction (§ 90.15 (K), Minn. Stat. 347.56): its own track, so that its dates do
     # not overwrite those of the hearing on the declaration
     "destruction_notice_date",
+    "destruction_notice_received",
     "destruction_hearing_request_received",
+    "destruction_hearing_scheduled",
     "destruction_hearing_closed",
+    "destruction_decision_issued",
+    "destruction_council_decision",
 )
 # event names no longer in the vocabulary, and the event a step stored with one is now read as (a case
 # recorded before the hearing became one event keeps its dates)

@@ -163,6 +163,8 @@ def test_destruction_refused_before_the_hearing_opportunity(story):
         "officer",
         30,
         served_on=on(30),
+        contents="all",
+        received_on=on(30),
         incident="Day 29: attacked a second person without provocation; stitches",
         method="personal service",
     )

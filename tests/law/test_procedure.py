@@ -341,11 +341,13 @@ def test_battle_lake_steps_carry_their_layer():
 def test_city_conditions_come_first_and_the_same_state_test_is_not_repeated():
     destroy = library().get("battle-lake-mn").step("destroy", dt.date(2024, 6, 1))
     opportunity = [c for c in destroy.requires if c.test == "any"]
-    # the city's two ((K): the destruction hearing, the declaration final), then the state's finality test,
-    # which differs (347.541: the impartial hearing officer affirmed) and so is added as the floor
+    # the city's two ((K): the Council confirmed the destruction after the hearing, the declaration final),
+    # then the state's two, which differ and so are added as the floor: 347.56's impartial decision maker
+    # determined destruction appropriate (a Council confirmation alone is not that), and 347.541's finality
     assert [c.provision for c in opportunity] == [
         "battle-lake-mn:K.destroy",
         "battle-lake-mn:K.destroy",
+        "mn-statute:347.56",
         "mn-statute:347.56",
     ]
 
@@ -784,6 +786,7 @@ def test_no_destruction_of_a_dog_whose_declaration_is_not_served_or_not_final(ju
         return CaseState(designation, state.incident_date, (*state.taken, taken))
 
     state = take(state, "declare", "2024-05-02", designation="dangerous", basis="serious bite")
+    contents = {"contents": "all", "received_on": "2024-05-03"} if jurisdiction == "battle-lake-mn" else {}
     state = take(
         state,
         "serve_destruction_notice",
@@ -791,6 +794,7 @@ def test_no_destruction_of_a_dog_whose_declaration_is_not_served_or_not_final(ju
         served_on="2024-05-03",
         incident="a second attack",
         method="handed to the owner",
+        **contents,
     )
     verdict = j.check_step(
         "destroy", state, officer, noon("2024-06-10"), {"facts": "x", "unprovoked_harm": True}
@@ -816,3 +820,39 @@ def test_a_step_stored_with_a_retired_hearing_event_is_read_as_the_close_of_the_
 
     assert dict(old.events) == {"hearing_closed": dt.date(2024, 5, 16)}
     assert dict(only_held.events) == {"destruction_hearing_closed": dt.date(2024, 6, 20)}
+
+
+def test_a_notice_of_intended_destruction_without_its_contents_is_not_served():
+    # (K) read with (H): the notice must state the incident, the right to a hearing, the 14 days and where to
+    # file; a notice missing one is refused on the field, so it records no destruction_notice_date
+    j = library().get("battle-lake-mn")
+    state = _declared(j)
+    at = noon("2024-06-03")
+    choices = j.input_choices("serve_destruction_notice", state, at)["contents"]
+    assert [c["value"].split("/")[-1] for c in choices] == [
+        "incident",
+        "hearing_right",
+        "time_to_request",
+        "where_to_file",
+    ]
+    base = {"served_on": "2024-06-03", "incident": "bit a passer-by", "method": "personal service"}
+    with pytest.raises(InputError) as caught:
+        j.validate_inputs(
+            "serve_destruction_notice", state, {**base, "contents": [c["value"] for c in choices[:2]]}, at
+        )
+    assert caught.value.field == "inputs.contents"
+    assert "§ 90.15 (K)" in caught.value.rule
+    cleaned = j.validate_inputs("serve_destruction_notice", state, {**base, "contents": "all"}, at)
+    assert j.events_of("serve_destruction_notice", at, cleaned) == {
+        "destruction_notice_date": dt.date(2024, 6, 3)
+    }
+
+
+def test_the_destruction_costs_are_cited_only_where_destruction_is_determined_after_an_appeal():
+    # (K): "Upon determination following appeal that destruction is appropriate, the owner ... shall pay the
+    # costs": the Council's confirmation, not the destruction after an unused window
+    steps = {s.id: s for s in library().get("battle-lake-mn").procedure(dt.date(2024, 6, 1))}
+    cites = {sid: {p["provision"] for p in step.provisions} for sid, step in steps.items()}
+    assert "battle-lake-mn:K.cost" in cites["confirm_or_rescind_destruction"]
+    assert "battle-lake-mn:K.cost" not in cites["destroy"]
+    assert "battle-lake-mn:K.cost" not in cites["decide_destruction"]
