@@ -106,6 +106,22 @@ def test_law_conflicts_lists_the_insurance_amounts(capsys):
     assert (insurance["city"]["value"], insurance["state"]["value"]) == ("$50,000", "$300,000")
 
 
+def test_law_conflicts_lists_the_unlawful_versus_wilful_trespass_of_battle_lake(capsys):
+    answer = run(capsys, "law", "conflicts", "battle-lake-mn", "--on", "2026-11-30")
+
+    trespass = next(c for c in answer["conflicts"] if c["city"]["provision"] == "battle-lake-mn:F.1")
+    assert trespass["state"]["provision"] == "mn-statute:347.51.5.a"
+    assert "unlawful trespass" in trespass["summary"] and "wilful trespass" in trespass["summary"]
+
+
+def test_law_defects_names_the_missing_penalty_section_of_battle_lake(capsys):
+    answer = run(capsys, "law", "defects", "battle-lake-mn")
+
+    penalty = [d for d in answer["battle-lake-mn"] if "battle-lake-mn:penalty" in d["provisions"]]
+    assert [d["kind"] for d in penalty] == ["missing_text"]
+    assert "§ 90.99" in penalty[0]["text"]
+
+
 def test_law_check_validates_every_pack(capsys):
     answer = run(capsys, "law", "check")
 

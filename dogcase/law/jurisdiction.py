@@ -559,7 +559,16 @@ class Jurisdiction:
                     setting = next(
                         (s for s in self.settings.values() if s.for_provision == version.key), None
                     )
-                    defects = self.defects_for([version.key])
+                    # the defect that explains the missing start: one that always holds (not a caveat on a
+                    # stretch of dates, like the 2023 amendment's), a missing text, about this provision alone
+                    defects = sorted(
+                        self.defects_for([version.key]),
+                        key=lambda d: (
+                            bool(d.applies.start or d.applies.end),
+                            d.kind != "missing_text",
+                            len(d.provisions),
+                        ),
+                    )
                     reason = (
                         f"{version.citation} does not say from when this time runs"
                         + (f" ({defects[0].text})" if defects else "")

@@ -856,3 +856,15 @@ def test_the_destruction_costs_are_cited_only_where_destruction_is_determined_af
     assert "battle-lake-mn:K.cost" in cites["confirm_or_rescind_destruction"]
     assert "battle-lake-mn:K.cost" not in cites["destroy"]
     assert "battle-lake-mn:K.cost" not in cites["decide_destruction"]
+
+
+def test_the_registration_deadline_is_explained_by_the_truncation_of_c4_not_the_2023_caveat():
+    # both defects name (C)(4); the missing start is explained by the one about the cut-off text, which always
+    # holds, not by the caveat on dates before the 2023 amendment
+    j = library().get("battle-lake-mn")
+    register = next(
+        o for o in j.obligations(_declared(j), noon("2024-05-10")) if o.deadline_id == "owner.register"
+    )
+    assert register.status == "undetermined"
+    assert "cut off mid-sentence" in register.reason
+    assert "2023 amendment" not in register.reason
