@@ -335,7 +335,7 @@ _NOTES = [
 ]
 _EVENT_ORDER = (
     "incident classification declaration notice_date notice_sent notice_received hearing_request_received "
-    "hearing_held hearing_closed decision_received seizure impoundment death transfer "
+    "hearing_closed decision_received seizure impoundment death transfer "
     "dog_unconfined_or_attack lease_start registration_issued"
 ).split()
 _EVENT_NAMES = frozenset(_EVENT_ORDER)

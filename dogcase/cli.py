@@ -75,7 +75,20 @@ def cmd_deadline(args: argparse.Namespace) -> None:
     events = law.parse_events(_key_values(args.event or [], "--event"), "--event")
     settings = _key_values(args.setting or [], "--setting")
     on = law.parse_date(args.on, "--on") if args.on else None
-    _out(law.deadline(args.jurisdiction, args.deadline, events, on=on, settings=settings or None))
+    try:
+        answer = law.deadline(
+            args.jurisdiction,
+            args.deadline,
+            events,
+            on=on,
+            settings=settings or None,
+            designation=args.designation,
+        )
+    except InputError as exc:
+        if exc.field == "designation":  # name the option the user typed
+            raise InputError("--designation", exc.rule) from exc
+        raise
+    _out(answer)
 
 
 def cmd_law(args: argparse.Namespace) -> None:
@@ -155,6 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="NAME=VALUE",
         help="a city setting, e.g. registration_trigger=decision_received",
+    )
+    p.add_argument(
+        "--designation",
+        help="only the provisions that concern this designation (a case's), e.g. vicious; default: every one",
     )
     p.set_defaults(func=cmd_deadline)
 

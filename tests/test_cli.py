@@ -53,6 +53,43 @@ def test_deadline_gives_the_owner_the_later_of_city_and_state(capsys):
     assert answer["due"] == "2026-03-16"
 
 
+def test_deadline_for_one_designation_combines_only_the_provisions_that_concern_it(capsys):
+    events = ["--event", "notice_sent=2026-03-02", "--event", "notice_date=2026-03-02"]
+    every = run(capsys, "deadline", "owner.request_hearing", "-j", "tracy-mn", *events)
+    dangerous_dog = run(
+        capsys,
+        "deadline",
+        "owner.request_hearing",
+        "-j",
+        "tracy-mn",
+        *events,
+        "--designation",
+        "dangerous",
+    )
+
+    # Tracy's five business days (Subd 4.A, for vicious dogs) do not set a state dangerous dog's time
+    assert "tracy-mn:4.A.request" in {e["provision"]["provision"] for e in every["entries"]}
+    assert {e["provision"]["provision"] for e in dangerous_dog["entries"]} == {"mn-statute:347.541.1"}
+    assert dangerous_dog["due"] == "2026-03-16"
+
+
+def test_deadline_with_an_unknown_designation_exits_2_naming_the_option(capsys):
+    error = fails(
+        capsys,
+        "deadline",
+        "owner.request_hearing",
+        "-j",
+        "tracy-mn",
+        "--event",
+        "notice_date=2026-03-02",
+        "--designation",
+        "feral",
+    )
+
+    assert error["field"] == "--designation"
+    assert "unknown designation 'feral'" in error["rule"]
+
+
 def test_law_show_states_the_date_and_the_layers(capsys):
     answer = run(capsys, "law", "show", "tracy-mn", "--on", "2016-01-04")
 
@@ -67,6 +104,22 @@ def test_law_conflicts_lists_the_insurance_amounts(capsys):
 
     insurance = next(c for c in answer["conflicts"] if c["topic"] == "requirement liability_coverage")
     assert (insurance["city"]["value"], insurance["state"]["value"]) == ("$50,000", "$300,000")
+
+
+def test_law_conflicts_lists_the_unlawful_versus_wilful_trespass_of_battle_lake(capsys):
+    answer = run(capsys, "law", "conflicts", "battle-lake-mn", "--on", "2026-11-30")
+
+    trespass = next(c for c in answer["conflicts"] if c["city"]["provision"] == "battle-lake-mn:F.1")
+    assert trespass["state"]["provision"] == "mn-statute:347.51.5.a"
+    assert "unlawful trespass" in trespass["summary"] and "wilful trespass" in trespass["summary"]
+
+
+def test_law_defects_names_the_missing_penalty_section_of_battle_lake(capsys):
+    answer = run(capsys, "law", "defects", "battle-lake-mn")
+
+    penalty = [d for d in answer["battle-lake-mn"] if "battle-lake-mn:penalty" in d["provisions"]]
+    assert [d["kind"] for d in penalty] == ["missing_text"]
+    assert "§ 90.99" in penalty[0]["text"]
 
 
 def test_law_check_validates_every_pack(capsys):

@@ -106,9 +106,14 @@ def deadline(
     *,
     on: dt.date | None = None,
     settings: Mapping[str, Any] | None = None,
+    designation: str | None = None,
     lib: Library | None = None,
 ) -> dict[str, Any]:
-    return (lib or load_all()).get(jurisdiction).deadline(deadline_id, events, on=on, settings=settings)
+    return (
+        (lib or load_all())
+        .get(jurisdiction)
+        .deadline(deadline_id, events, on=on, settings=settings, designation=designation)
+    )
 
 
 def conflicts(jurisdiction: str, on: dt.date, *, lib: Library | None = None) -> dict[str, Any]:

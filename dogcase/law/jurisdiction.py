@@ -399,6 +399,8 @@ class Jurisdiction:
                     f"in {self.name} ({cited} concern other designations)",
                 )
         for step in steps:
+            if step.only_if_event is not None and step.only_if_event not in events:
+                continue  # an alternative start that this case does not have (Tracy 5.F: no hearing asked)
             entry = self._deadline_entry(step, events, on, settings_now, missing_events, computed)
             if entry is not None:
                 entries.append(entry[0])
@@ -556,13 +558,24 @@ class Jurisdiction:
                 }
                 if e.get("repeat"):
                     base["repeat"] = dict(e["repeat"])
+                if e.get("only_if_event"):
+                    base["only_if_event"] = e["only_if_event"]
                 setting = None
                 reason = ""
                 if e["trigger"] is None:
                     setting = next(
                         (s for s in self.settings.values() if s.for_provision == version.key), None
                     )
-                    defects = self.defects_for([version.key])
+                    # the defect that explains the missing start: one that always holds (not a caveat on a
+                    # stretch of dates, like the 2023 amendment's), a missing text, about this provision alone
+                    defects = sorted(
+                        self.defects_for([version.key]),
+                        key=lambda d: (
+                            bool(d.applies.start or d.applies.end),
+                            d.kind != "missing_text",
+                            len(d.provisions),
+                        ),
+                    )
                     reason = (
                         f"{version.citation} does not say from when this time runs"
                         + (f" ({defects[0].text})" if defects else "")
@@ -583,6 +596,7 @@ class Jurisdiction:
                         counting=e["counting"],
                         setting=setting,
                         no_trigger_reason=reason,
+                        only_if_event=e.get("only_if_event"),
                     )
                 )
             later = WHO_FAVOURS_LATER[(who, kind)]
@@ -917,6 +931,7 @@ class _DeadlineStep:
     counting: str
     setting: Setting | None
     no_trigger_reason: str
+    only_if_event: str | None = None  # the provision sets the time only in a case where this event happened
 
 
 @dataclass(frozen=True, slots=True)
@@ -942,7 +957,6 @@ EVENT_WORDS = {
     "notice_sent": "the sending of the notice",
     "notice_received": "receipt of the notice",
     "hearing_request_received": "receipt of the hearing request",
-    "hearing_held": "the hearing",
     "hearing_closed": "the close of the hearing",
     "decision_received": "receipt of the decision",
     "seizure": "the seizure",
@@ -969,14 +983,17 @@ EVENT_WORDS = {
     "impoundment_ordered": "the impoundment order",
     "impoundment_notice_sent": "the sending of the notice of impoundment",
     "impoundment_hearing_request_received": "receipt of the impoundment hearing request",
-    "impoundment_hearing_held": "the impoundment hearing",
     "impoundment_hearing_closed": "the close of the impoundment hearing",
     "impoundment_decision_received": "receipt of the impoundment decision",
     "move": "the move",
     "landlord_disclosure": "the disclosure to the property owner",
     "destruction_notice_date": "the notice of the intended destruction",
+    "destruction_notice_received": "receipt of the notice of the intended destruction",
     "destruction_hearing_request_received": "receipt of the request for a hearing on the destruction",
-    "destruction_hearing_held": "the hearing on the destruction",
+    "destruction_hearing_scheduled": "the scheduled hearing on the destruction",
+    "destruction_decision_issued": "the hearing officer's determination on the destruction",
+    "destruction_council_decision": "the council's decision on the destruction",
+    "destruction_hearing_closed": "the close of the hearing on the destruction",
 }
 if set(EVENT_WORDS) != set(EVENTS):  # pragma: no cover - a vocabulary edit that forgot the words
     raise RuntimeError("every event of packschema.EVENTS needs its words in EVENT_WORDS")

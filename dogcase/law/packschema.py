@@ -31,7 +31,8 @@ EVENTS = (
     "notice_sent",
     "notice_received",
     "hearing_request_received",
-    "hearing_held",
+    # the hearing: one event, its last day ("after the hearing", "after the close of the hearing"), so that the
+    # state's and a city's ten days, and Tracy's three, run from the same date
     "hearing_closed",
     "decision_received",
     "seizure",
@@ -59,7 +60,6 @@ EVENTS = (
     "impoundment_ordered",
     "impoundment_notice_sent",
     "impoundment_hearing_request_received",
-    "impoundment_hearing_held",
     "impoundment_hearing_closed",
     "impoundment_decision_received",
     "move",
@@ -67,9 +67,20 @@ EVENTS = (
     # the hearing on a destruction (§ 90.15 (K), Minn. Stat. 347.56): its own track, so that its dates do
     # not overwrite those of the hearing on the declaration
     "destruction_notice_date",
+    "destruction_notice_received",
     "destruction_hearing_request_received",
-    "destruction_hearing_held",
+    "destruction_hearing_scheduled",
+    "destruction_hearing_closed",
+    "destruction_decision_issued",
+    "destruction_council_decision",
 )
+# event names no longer in the vocabulary, and the event a step stored with one is now read as (a case
+# recorded before the hearing became one event keeps its dates)
+RETIRED_EVENTS = {
+    "hearing_held": "hearing_closed",
+    "impoundment_hearing_held": "impoundment_hearing_closed",
+    "destruction_hearing_held": "destruction_hearing_closed",
+}
 ACTS = (
     "declare",
     "classify",
@@ -331,6 +342,9 @@ STEP_INPUT = Record(
         "records_if": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
         # events recorded only when the step's outcome is one of these: {upheld: [decision_received]}
         "records_if_outcome": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
+        # events recorded only when the step's service_method input is one of these methods:
+        # {certified_mail_return_receipt: [notice_sent]}
+        "records_if_method": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
     },
 )
 STEP = Record(
@@ -408,6 +422,8 @@ EFFECTS: dict[str, Spec] = {
             "for": DESIGNATION_IDS,
             "repeat": PERIOD,
             "right": BOOL,
+            # the provision sets the time only in a case where this event happened (an alternative start)
+            "only_if_event": OneOf(*EVENTS),
         },
     ),
     "requirement": Record(

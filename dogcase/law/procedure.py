@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import clock
 from .errors import InputError, PackError
 from .model import InForce, ProvisionVersion
-from .packschema import SERVICE_METHOD_FORMS
+from .packschema import RETIRED_EVENTS, SERVICE_METHOD_FORMS, SERVICE_METHODS
 from .schema import Where
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -125,6 +125,8 @@ class Input:
     records_if: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # (outcome, events): events this date also records when the step's outcome is that one
     records_if_outcome: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (service method, events): events this date also records when the step's service_method input is that one
+    records_if_method: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def all_records(self) -> tuple[str, ...]:
@@ -133,6 +135,7 @@ class Input:
             self.records
             + tuple(e for _, events in self.records_if for e in events)
             + tuple(e for _, events in self.records_if_outcome for e in events)
+            + tuple(e for _, events in self.records_if_method for e in events)
         )
 
     @property
@@ -140,7 +143,7 @@ class Input:
         """A date of something that has happened (records an event, not a scheduled date): it may not be
         after the moment the step is recorded nor before the incident, and it can date the step."""
         return (
-            bool(self.records or self.records_if or self.records_if_outcome)
+            bool(self.records or self.records_if or self.records_if_outcome or self.records_if_method)
             and self.kind in ("date", "datetime")
             and self.when != "future"
         )
@@ -158,6 +161,8 @@ class Input:
             out["records_if"] = {flag: list(events) for flag, events in self.records_if}
         if self.records_if_outcome:
             out["records_if_outcome"] = {o: list(events) for o, events in self.records_if_outcome}
+        if self.records_if_method:
+            out["records_if_method"] = {m: list(events) for m, events in self.records_if_method}
         if self.choices:
             out["choices"] = list(self.choices)
         if self.help:
@@ -250,7 +255,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 raise iwhere.fail(
                     "a notice_elements input needs the step's documents: (the notices it serves)"
                 )
-            for key in ("records_if", "records_if_outcome"):
+            for key in ("records_if", "records_if_outcome", "records_if_method"):
                 if key in raw_input and kind not in ("date", "datetime"):
                     raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
             if "when" in raw_input and not records:
@@ -274,6 +279,9 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     records_if_outcome=tuple(
                         (o, tuple(evs)) for o, evs in raw_input.get("records_if_outcome", {}).items()
                     ),
+                    records_if_method=tuple(
+                        (m, tuple(evs)) for m, evs in raw_input.get("records_if_method", {}).items()
+                    ),
                 )
             )
         for i_index, inp in enumerate(inputs):
@@ -284,6 +292,20 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     )
                     raise iwhere.fail(
                         f"input {inp.id!r}: records_if names {flag!r}, which is not a yes/no input of this step"
+                    )
+        for i_index, inp in enumerate(inputs):
+            if not inp.records_if_method:
+                continue
+            iwhere = here.at("inputs", item.line_of("inputs")).at(i_index, item["inputs"].line_of(i_index))
+            if not any(i.kind == "service_method" for i in inputs):
+                raise iwhere.fail(
+                    f"input {inp.id!r}: records_if_method needs a service_method input in this step"
+                )
+            for method, _events in inp.records_if_method:
+                if method not in SERVICE_METHODS:
+                    raise iwhere.fail(
+                        f"input {inp.id!r}: records_if_method names {method!r}, not a service method "
+                        f"({', '.join(SERVICE_METHODS)})"
                     )
         if sum(1 for i in inputs if i.kind == "outcome") > 1:
             raise here.fail(f"step {sid!r} has more than one outcome input")
@@ -478,6 +500,16 @@ class TakenStep:
     outcome: str | None = None
     events: Mapping[str, dt.date | dt.datetime] = field(default_factory=lambda: _EMPTY)
     inputs: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def __post_init__(self) -> None:
+        # a step stored under a retired event name is read as its successor; the successor, when the step
+        # recorded it too, wins (it was the later date: "the hearing closed, if later")
+        if any(name in RETIRED_EVENTS for name in self.events):
+            events = {RETIRED_EVENTS.get(k, k): v for k, v in self.events.items() if k not in RETIRED_EVENTS}
+            for old, new in RETIRED_EVENTS.items():
+                if old in self.events:
+                    events.setdefault(new, self.events[old])
+            object.__setattr__(self, "events", MappingProxyType(events))
 
 
 @dataclass(frozen=True)
@@ -1216,6 +1248,7 @@ class ProcedureEngine:
         local = at.astimezone(self.j.tz).date()
         out: dict[str, dt.date | dt.datetime] = dict.fromkeys(step.records, local)
         outcome = next((cleaned.get(i.id) for i in step.inputs if i.kind == "outcome"), None)
+        method = next((cleaned.get(i.id) for i in step.inputs if i.kind == "service_method"), None)
         for item in step.inputs:
             if item.records and item.id in cleaned:
                 for event in item.records:
@@ -1227,6 +1260,10 @@ class ProcedureEngine:
                             out[event] = cleaned[item.id]
                 for wanted, events in item.records_if_outcome:
                     if outcome == wanted:
+                        for event in events:
+                            out[event] = cleaned[item.id]
+                for wanted, events in item.records_if_method:
+                    if method == wanted:
                         for event in events:
                             out[event] = cleaned[item.id]
         return out

@@ -118,7 +118,7 @@ def test_no_registration_then_seizure_then_reclaim(story):
     s.step("seize", "officer", 20, ground="not_registered", place="the owner's yard")
     assert s.obligation("owner.post_security").status == "open"
     proofs = [c for c in s.case.obligations.values_list("deadline_id", flat=True)]
-    assert "city.dispose_after" in proofs
+    assert "owner.reclaim" in proofs
     s.step("release", "officer", 22, fees_paid=True, proofs=all_proofs(s, "release", 22))
     assert s.case.events.filter(act="release").count() == 1
     again = s.refused("release", "officer", 23, fees_paid=True, proofs=all_proofs(s, "release", 23))
@@ -137,11 +137,11 @@ def all_proofs(s, step_id, day):
 def test_seizure_then_disposal_only_after_the_window(story):
     s = declared(story, "dangerous", SERIOUS)
     s.step("seize", "officer", 20, ground="not_registered")
-    dispose_after = s.obligation("city.dispose_after")
+    reclaim = s.obligation("owner.reclaim")
     too_soon = s.refused("dispose", "officer", 22)
     assert "waiting" in [r["code"] for r in too_soon.refusals]
     assert any("(J)(2)" in r["citation"] or "347.54" in r["citation"] for r in too_soon.refusals)
-    late_day = (dispose_after.due_date - at(0).date()).days + 1
+    late_day = (reclaim.due_date - at(0).date()).days + 1
     s.step("dispose", "officer", late_day)
     assert s.case.events.filter(act="dispose").exists()
 
@@ -163,6 +163,8 @@ def test_destruction_refused_before_the_hearing_opportunity(story):
         "officer",
         30,
         served_on=on(30),
+        contents="all",
+        received_on=on(30),
         incident="Day 29: attacked a second person without provocation; stitches",
         method="personal service",
     )

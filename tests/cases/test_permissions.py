@@ -47,9 +47,12 @@ BATTLE_LAKE = {
     # (K): notice of the intended destruction by the officer who may destroy; the request is filed with the
     # City Clerk/Treasurer ((H)); an impartial hearing officer (or the clerk, (I)(3)) hears and determines
     "serve_destruction_notice": {OFFICER},
+    "record_destruction_notice_receipt": {OFFICER, CLERK},  # clerical: (H)'s receipt, read with (K)
     "receive_destruction_hearing_request": {CLERK},
+    "schedule_destruction_hearing": {CLERK},  # (I)(1), as for the appeal of the declaration
     "hold_destruction_hearing": {CLERK, HEARING},
     "decide_destruction": {CLERK, HEARING},
+    "confirm_or_rescind_destruction": {COUNCIL},  # (I)(4)
     "destroy": {OFFICER},
     "review_designation": {OFFICER},
     "record_transfer": {OFFICER},

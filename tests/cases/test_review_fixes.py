@@ -60,7 +60,7 @@ def test_a_correction_settles_the_tasks_it_makes_wrong(story, staff):
     acts.correct_event_date(
         s.case,
         event=held,
-        name="hearing_held",
+        name="hearing_closed",
         value=at(15).date(),
         reason="the hearing was held on day 15; day 5 was a typo",
         actor=staff["hearing"],

@@ -109,6 +109,22 @@ BROKEN_PROCEDURES = [
         id="records_if without its yes/no input",
     ),
     pytest.param(
+        "records: notice_sent}",
+        "records: notice_sent, records_if_method: {certified_mail: [notice_received]}}",
+        "{id: sent_on",
+        "records_if_method needs a service_method input in this step",
+        id="records_if_method without a service_method input",
+    ),
+    pytest.param(
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent, "
+        "records_if_method: {pigeon: [notice_received]}}\n"
+        "      - {id: method, kind: service_method, label: How}\n",
+        "{id: sent_on",
+        "records_if_method names 'pigeon', not a service method",
+        id="records_if_method naming an unknown method",
+    ),
+    pytest.param(
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
         "      - {id: contents, kind: notice_elements, label: Contents}\n",
@@ -325,16 +341,18 @@ def test_battle_lake_steps_carry_their_layer():
 def test_city_conditions_come_first_and_the_same_state_test_is_not_repeated():
     destroy = library().get("battle-lake-mn").step("destroy", dt.date(2024, 6, 1))
     opportunity = [c for c in destroy.requires if c.test == "any"]
-    # the city's two ((K): the destruction hearing, the declaration final), then the state's tests, which
-    # differ and so are added as the floor: a dangerous declaration served (or, for a potentially dangerous
-    # dog, which 347.541 does not reach, no such notice) and final (347.541: the hearing officer affirmed)
+    # the city's two ((K): the Council confirmed the destruction after the hearing, the declaration final),
+    # then the state's, which differ and so are added as the floor: 347.56's impartial decision maker determined
+    # destruction appropriate, a dangerous declaration served (or, for a potentially dangerous dog, which
+    # 347.541 does not reach, no such notice) and final (347.541: the hearing officer affirmed)
     assert [c.provision for c in opportunity] == [
         "battle-lake-mn:K.destroy",
         "battle-lake-mn:K.destroy",
         "mn-statute:347.56",
         "mn-statute:347.56",
+        "mn-statute:347.56",
     ]
-    assert [p.test for p in opportunity[2].parts] == ["done", "after"]
+    assert [p.test for p in opportunity[3].parts] == ["done", "after"]
 
 
 def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_open_under_state_law():
@@ -431,9 +449,9 @@ def test_events_of_a_step_come_from_its_inputs_and_its_own_date():
     cleaned = j.validate_inputs(
         "hold_hearing", _declared(j), {"held_on": "2024-05-15", "closed_on": "2024-05-16"}, noon("2024-05-16")
     )
+    # one event for the hearing: its close (the later date given) starts the ten days in every layer
     assert j.events_of("hold_hearing", noon("2024-05-16"), cleaned) == {
-        "hearing_held": dt.date(2024, 5, 15),
-        "hearing_closed": dt.date(2024, 5, 16),
+        "hearing_closed": dt.date(2024, 5, 16)
     }
     assert j.events_of("declare", noon("2024-05-02"), {"designation": "dangerous"}) == {
         "declaration": dt.date(2024, 5, 2)
@@ -570,6 +588,24 @@ def test_an_event_recorded_only_when_the_notice_went_by_certified_mail():
     )
     assert certified == {"notice_date": dt.date(2024, 5, 3), "notice_sent": dt.date(2024, 5, 3)}
     assert plain == {"notice_date": dt.date(2024, 5, 3)}
+
+
+def test_a_posted_notice_of_classification_does_not_start_the_five_business_days():
+    # Subd 4.A runs from notice "sent by certified mail, return receipt requested"; Subd 3's posting on the
+    # owner's property records the notice (and that the owner could not be located), not notice_sent
+    j = library().get("tracy-mn")
+    day = noon("2024-05-03")
+    sent = dt.date(2024, 5, 3)
+    posted = j.events_of(
+        "post_notice_owner_not_located", day, {"sent_on": sent, "method": "posting_on_owner_property"}
+    )
+    mailed = j.events_of(
+        "post_notice_owner_not_located", day, {"sent_on": sent, "method": "certified_mail_return_receipt"}
+    )
+    assert posted == {"notice_date": sent, "owner_not_located": sent}
+    assert mailed == {"notice_date": sent, "owner_not_located": sent, "notice_sent": sent}
+    step = j.step("post_notice_owner_not_located", day.date())
+    assert step.inputs[0].as_dict()["records_if_method"] == {"certified_mail_return_receipt": ["notice_sent"]}
 
 
 # ------------------------------------------------------------------------------------------ review fixes
@@ -738,7 +774,7 @@ def test_the_destruction_hearing_is_its_own_track():
     assert steps["decide_destruction"].impartial
     assert steps["hold_destruction_hearing"].records == ()
     held = j.events_of("hold_destruction_hearing", noon("2024-06-20"), {"held_on": dt.date(2024, 6, 20)})
-    assert held == {"destruction_hearing_held": dt.date(2024, 6, 20)}  # not the declaration's hearing_held
+    assert held == {"destruction_hearing_closed": dt.date(2024, 6, 20)}  # not the declaration's hearing
 
 
 @pytest.mark.parametrize("jurisdiction", ["battle-lake-mn", "tracy-mn"])
@@ -759,6 +795,7 @@ def test_no_destruction_of_a_dog_whose_declaration_is_not_served_or_not_final(ju
         return CaseState(designation, state.incident_date, (*state.taken, taken))
 
     state = take(state, "declare", "2024-05-02", designation="dangerous", basis="serious bite")
+    contents = {"contents": "all", "received_on": "2024-05-03"} if jurisdiction == "battle-lake-mn" else {}
     state = take(
         state,
         "serve_destruction_notice",
@@ -766,6 +803,7 @@ def test_no_destruction_of_a_dog_whose_declaration_is_not_served_or_not_final(ju
         served_on="2024-05-03",
         incident="a second attack",
         method="handed to the owner",
+        **contents,
     )
     verdict = j.check_step(
         "destroy", state, officer, noon("2024-06-10"), {"facts": "x", "unprovoked_harm": True}
@@ -848,3 +886,70 @@ def test_347_52_paragraph_a_holds_enclosure_muzzle_and_leash_and_c_the_death_or_
     pending = j.pack.provisions["C.2.c"].versions[-1].effect["what"]
     assert "(a) (proper enclosure, and muzzle and leash outside it)" in pending
     assert "(c) (written notice of the dog's death or transfer)" in pending
+
+
+def test_a_step_stored_with_a_retired_hearing_event_is_read_as_the_close_of_the_hearing():
+    # cases recorded when the hearing had two events (held, closed) keep their dates: the close wins
+    old = TakenStep(
+        "hold_hearing",
+        noon("2024-05-16"),
+        "ho",
+        events={"hearing_held": dt.date(2024, 5, 15), "hearing_closed": dt.date(2024, 5, 16)},
+    )
+    only_held = TakenStep(
+        "hold_destruction_hearing",
+        noon("2024-06-20"),
+        "ho",
+        events={"destruction_hearing_held": dt.date(2024, 6, 20)},
+    )
+
+    assert dict(old.events) == {"hearing_closed": dt.date(2024, 5, 16)}
+    assert dict(only_held.events) == {"destruction_hearing_closed": dt.date(2024, 6, 20)}
+
+
+def test_a_notice_of_intended_destruction_without_its_contents_is_not_served():
+    # (K) read with (H): the notice must state the incident, the right to a hearing, the 14 days and where to
+    # file; a notice missing one is refused on the field, so it records no destruction_notice_date
+    j = library().get("battle-lake-mn")
+    state = _declared(j)
+    at = noon("2024-06-03")
+    choices = j.input_choices("serve_destruction_notice", state, at)["contents"]
+    assert [c["value"].split("/")[-1] for c in choices] == [
+        "incident",
+        "hearing_right",
+        "time_to_request",
+        "where_to_file",
+    ]
+    base = {"served_on": "2024-06-03", "incident": "bit a passer-by", "method": "personal service"}
+    with pytest.raises(InputError) as caught:
+        j.validate_inputs(
+            "serve_destruction_notice", state, {**base, "contents": [c["value"] for c in choices[:2]]}, at
+        )
+    assert caught.value.field == "inputs.contents"
+    assert "§ 90.15 (K)" in caught.value.rule
+    cleaned = j.validate_inputs("serve_destruction_notice", state, {**base, "contents": "all"}, at)
+    assert j.events_of("serve_destruction_notice", at, cleaned) == {
+        "destruction_notice_date": dt.date(2024, 6, 3)
+    }
+
+
+def test_the_destruction_costs_are_cited_only_where_destruction_is_determined_after_an_appeal():
+    # (K): "Upon determination following appeal that destruction is appropriate, the owner ... shall pay the
+    # costs": the Council's confirmation, not the destruction after an unused window
+    steps = {s.id: s for s in library().get("battle-lake-mn").procedure(dt.date(2024, 6, 1))}
+    cites = {sid: {p["provision"] for p in step.provisions} for sid, step in steps.items()}
+    assert "battle-lake-mn:K.cost" in cites["confirm_or_rescind_destruction"]
+    assert "battle-lake-mn:K.cost" not in cites["destroy"]
+    assert "battle-lake-mn:K.cost" not in cites["decide_destruction"]
+
+
+def test_the_registration_deadline_is_explained_by_the_truncation_of_c4_not_the_2023_caveat():
+    # both defects name (C)(4); the missing start is explained by the one about the cut-off text, which always
+    # holds, not by the caveat on dates before the 2023 amendment
+    j = library().get("battle-lake-mn")
+    register = next(
+        o for o in j.obligations(_declared(j), noon("2024-05-10")) if o.deadline_id == "owner.register"
+    )
+    assert register.status == "undetermined"
+    assert "cut off mid-sentence" in register.reason
+    assert "2023 amendment" not in register.reason
