@@ -658,6 +658,7 @@ class Jurisdiction:
                                     "applied": "the stricter of the two; both are shown to the owner",
                                 }
                             )
+        out += self._fee_cap_conflicts(city, state)
         restated = {v.state_provision for v in city if v.state_provision}
         for designation in self.pack.designations.values():
             if not designation.state_counterpart:
@@ -702,6 +703,91 @@ class Jurisdiction:
                     }
                 )
         return out
+
+    def _fee_cap_conflicts(
+        self, city: list[ProvisionVersion], state: list[ProvisionVersion]
+    ) -> list[dict[str, Any]]:
+        """A city fee above a state cap on the fee of the same id (347.51 subd. 2(3): not more than $500)."""
+        out: list[dict[str, Any]] = []
+        caps = [v for v in state if v.effect_kind == "fee" and v.effect.get("cap_usd") is not None]
+        for cv in city:
+            if cv.effect_kind != "fee" or cv.effect.get("amount_usd") is None:
+                continue
+            amount = cv.effect["amount_usd"]
+            for sv in caps:
+                cap = sv.effect["cap_usd"]
+                if sv.effect["id"] != cv.effect["id"] or amount <= cap:
+                    continue
+                reached = _designations_both(cv.effect.get("for"), sv.effect.get("for"))
+                if reached == []:
+                    continue
+                labels = ", ".join(self.designations[d].label.lower() for d in reached or ())
+                scope = f" for a {labels}" if reached else ""
+                rest = [d for d in cv.effect.get("for") or () if reached and d not in reached]
+                tail = (
+                    "; for a "
+                    + ", ".join(self.designations[d].label.lower() for d in rest)
+                    + f" the city's amount stands ({sv.citation} does not reach it)"
+                    if rest
+                    else ""
+                )
+                out.append(
+                    {
+                        "topic": f"fee {cv.effect['id']}",
+                        "kind": "fee_cap",
+                        "summary": f"${amount:,.0f} ({cv.citation}) vs not more than ${cap:,.0f} ({sv.citation})",
+                        "city": _side(cv, f"${amount:,.0f}"),
+                        "state": _side(sv, f"not more than ${cap:,.0f}"),
+                        "applied": f"${cap:,.0f}{scope}: the state caps the fee; dogcase demands no more than the "
+                        f"cap{tail}",
+                    }
+                )
+        return out
+
+    def fee(self, fee_id: str, on: dt.date, *, designation: str | None = None) -> dict[str, Any]:
+        """What the law lets the city charge as fee `fee_id` on `on`: the amount recorded (a council resolution,
+        or null until one is recorded), every state cap that reaches it, and the amount dogcase demands (never
+        above a cap)."""
+        check_date_range(on, "on")
+        versions = [v for v in self.versions_on(on) if v.effect_kind == "fee" and v.effect["id"] == fee_id]
+        if designation is not None:
+            if designation not in self.designations:
+                raise InputError("designation", f"unknown designation {designation!r} in {self.id}")
+            versions = [v for v in versions if v.effect.get("for") is None or designation in v.effect["for"]]
+        if not versions:
+            raise InputError("fee", f"no fee {fee_id!r} of {self.id} in force on {on.isoformat()}")
+        amounts = [v for v in versions if v.effect.get("amount_usd") is not None]
+        caps = [v for v in versions if v.effect.get("cap_usd") is not None]
+        # the city's amount where it recorded one, else the state's
+        amount_from = next((v for v in reversed(amounts) if v.layer == "city"), None) or (
+            amounts[-1] if amounts else None
+        )
+        amount = amount_from.effect["amount_usd"] if amount_from else None
+        cap_from = min(caps, key=lambda v: v.effect["cap_usd"]) if caps else None
+        cap = cap_from.effect["cap_usd"] if cap_from else None
+        demanded = amount if cap is None or amount is None else min(amount, cap)
+        if amount is None:
+            why = "no amount is recorded (the fee is set by resolution; until it is recorded nothing is demanded)"
+        elif cap is not None and amount > cap:
+            why = (
+                f"the recorded ${amount:,.0f} ({amount_from.citation}) is above the cap of ${cap:,.0f} "
+                f"({cap_from.citation}): dogcase demands no more than the cap"
+            )
+        else:
+            why = f"the recorded amount ({amount_from.citation})" + (
+                f", within the cap of ${cap:,.0f} ({cap_from.citation})" if cap_from else ""
+            )
+        return {
+            "jurisdiction": self.id,
+            "fee": fee_id,
+            "on": on.isoformat(),
+            "designation": designation,
+            "amount_usd": amount,
+            "cap_usd": cap,
+            "demanded_usd": demanded,
+            "why": why,
+            "provisions": [v.cite() for v in versions],
+        }
 
     # ----------------------------------------------------------------------------------------- show
 
@@ -985,3 +1071,14 @@ def _summary(r: DesignationResult) -> str:
     if r.status == "undetermined":
         return f"Not enough facts to say whether the dog is a {label}: {', '.join(r.missing)} needed."
     return f"The facts do not meet any clause that defines a {label}."
+
+
+def _designations_both(a, b) -> list[str] | None:
+    """The designations two `for` scopes share: None when neither limits them, [] when they share none."""
+    if a is None and b is None:
+        return None
+    if a is None:
+        return list(b)
+    if b is None:
+        return list(a)
+    return [d for d in a if d in b]

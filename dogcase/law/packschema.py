@@ -436,6 +436,7 @@ EFFECTS: dict[str, Spec] = {
         required={"id": ID, "what": STR, "set_by": OneOf("council_resolution", "authority")},
         optional={
             "amount_usd": Optional(NUM),
+            "cap_usd": NUM,
             "resolution": Optional(STR),
             "adopted": Optional(DATE),
             "for": DESIGNATION_IDS,
