@@ -46,9 +46,11 @@ class Jurisdiction:
         self.tz = ZoneInfo(pack.timezone)
         self.roles: dict[str, Role] = {}
         self.designations: dict[str, Designation] = {}
+        self.eligibilities: dict[str, Designation] = {}
         for layer in self.layers:
             self.roles.update(layer.roles)
             self.designations.update(layer.designations)
+            self.eligibilities.update(layer.eligibilities)
         self.defects: tuple[Defect, ...] = tuple(d for layer in self.layers for d in layer.defects)
         self.settings = {s.id: s for layer in self.layers for s in layer.settings.values()}
         self._defects_by_provision: dict[str, list[Defect]] = {}
@@ -61,7 +63,7 @@ class Jurisdiction:
         for layer in self.layers:
             days |= layer.boundaries()
         self._boundaries: list[dt.date] = sorted(days)
-        self._classifiers: dict[int, Any] = {}
+        self._classifiers: dict[tuple[int, bool], Any] = {}
         floor = state.floor_provision if state else None
         floor_version = state.provisions[floor.split(":", 1)[1]].versions[-1] if floor and state else None
         self._floor_cite = f" ({floor_version.citation})" if floor_version else ""
@@ -164,14 +166,23 @@ class Jurisdiction:
                 continue
             kind = version.effect_kind
             designations = []
-            if kind == "ground":
+            known = self.designations
+            if kind == "ground" and "eligibility" in e:
+                designations, known = [e["eligibility"]], self.eligibilities
+            elif kind == "ground":
                 designations = [e["designation"]]
             elif kind == "exemption":
                 designations = list(e["bars"])
+                known = {**self.designations, **self.eligibilities}
             else:
                 designations = list(e.get("for", ())) + list(e.get("designations", ()))
             for d in designations:
-                if d not in self.designations:
+                if d not in known:
+                    if known is self.eligibilities:
+                        raise where.fail(
+                            f"unknown eligibility {d!r}; this jurisdiction has "
+                            f"{', '.join(sorted(self.eligibilities)) or 'none'}"
+                        )
                     raise where.fail(
                         f"unknown designation {d!r}; this jurisdiction has {', '.join(sorted(self.designations))}"
                     )
@@ -273,16 +284,17 @@ class Jurisdiction:
 
     # ----------------------------------------------------------------------------------------- classify
 
-    def classifier(self, day: dt.date):
-        """The compiled rules in force on `day` (one compiled function per stretch of unchanged law)."""
+    def classifier(self, day: dt.date, *, eligibilities: bool = False):
+        """The compiled rules in force on `day` (one compiled function per stretch of unchanged law): the
+        designations', or with `eligibilities` those of the acts the law allows without a designation (347.56
+        destruction; None when the jurisdiction has none)."""
         index = bisect.bisect_right(self._boundaries, day)
-        compiled = self._classifiers.get(index)
-        if compiled is None:
-            compiled = self._compile(day, index)
-            self._classifiers[index] = compiled
-        return compiled
+        key = (index, eligibilities)
+        if key not in self._classifiers:
+            self._classifiers[key] = self._compile(day, index, eligibilities)
+        return self._classifiers[key]
 
-    def _compile(self, day: dt.date, index: int):
+    def _compile(self, day: dt.date, index: int, eligibilities: bool = False):
         versions = self.versions_on(day)
         if not any(v.effect_kind == "ground" for v in versions):
             raise LawNotInForce(
@@ -304,13 +316,21 @@ class Jurisdiction:
                 rules[version.key] = rule
             return rule
 
-        order = [d for layer in self.layers for d in layer.designations.values()]
+        # the designations; or the eligibilities (acts allowed without a designation: 347.56)
+        order = [
+            d
+            for layer in self.layers
+            for d in (layer.eligibilities if eligibilities else layer.designations).values()
+        ]
+        if not order:
+            return None
         per_designation: list[tuple[Rule, ...]] = []
         for designation in order:
             grounds = [
                 rule_for(v)
                 for v in versions
-                if v.effect_kind == "ground" and v.effect["designation"] == designation.id
+                if v.effect_kind == "ground"
+                and (v.effect.get("designation") or v.effect.get("eligibility")) == designation.id
             ]
             exemptions = [
                 rule_for(v)
@@ -336,7 +356,10 @@ class Jurisdiction:
         if not clock.MIN_DATE <= incident_date <= clock.MAX_DATE:
             check_date_range(incident_date, "incident_date")
         compiled = self.classifier(incident_date)
-        return Classification(self, incident_date, compiled, compiled.run(facts), facts)
+        acts = self.classifier(incident_date, eligibilities=True)
+        return Classification(
+            self, incident_date, compiled, compiled.run(facts), facts, acts.run(facts) if acts else ()
+        )
 
     # ----------------------------------------------------------------------------------------- deadlines
 
@@ -847,17 +870,19 @@ class Jurisdiction:
 class Classification:
     """The answer to "what do these facts make this dog, and why?"."""
 
-    __slots__ = ("jurisdiction", "incident_date", "compiled", "results", "facts")
+    __slots__ = ("jurisdiction", "incident_date", "compiled", "results", "facts", "eligibility_results")
 
-    def __init__(self, jurisdiction, incident_date, compiled, results, facts) -> None:
+    def __init__(self, jurisdiction, incident_date, compiled, results, facts, eligibility_results=()) -> None:
         self.jurisdiction: Jurisdiction = jurisdiction
         self.incident_date: dt.date = incident_date
         self.compiled = compiled
-        self.results: tuple[DesignationResult, ...] = results
+        self.results: tuple[DesignationResult, ...] = results  # the designations
         self.facts = facts
+        # the acts the law allows without a designation (347.56 destruction), answered the same way
+        self.eligibility_results: tuple[DesignationResult, ...] = eligibility_results
 
     def result(self, designation_id: str) -> DesignationResult:
-        for r in self.results:
+        for r in self.results + self.eligibility_results:
             if r.designation.id == designation_id:
                 return r
         raise KeyError(designation_id)
@@ -867,7 +892,9 @@ class Classification:
         day = self.incident_date
         used_keys: list[str] = []
         designations = []
-        for r in self.results:
+        eligibilities = []
+        for r in self.results + self.eligibility_results:
+            is_eligibility = r in self.eligibility_results
             trace = []
             for rule in r.rules:
                 value = evaluate(rule.condition, self.facts)
@@ -886,12 +913,12 @@ class Classification:
                 trace.append(step)
                 if value != FALSE and rule.key not in used_keys:
                     used_keys.append(rule.key)
-            designations.append(
+            (eligibilities if is_eligibility else designations).append(
                 {
-                    "designation": r.designation.id,
+                    ("eligibility" if is_eligibility else "designation"): r.designation.id,
                     "label": r.designation.label,
                     "status": r.status,
-                    "summary": _summary(r),
+                    "summary": _summary(r, eligibility=is_eligibility),
                     "matched": [rule.cited for rule in r.matched],
                     "barred_by": [rule.cited for rule in r.barred_by],
                     "missing_facts": [
@@ -918,6 +945,8 @@ class Classification:
             },
             "designations": designations,
             "eligible": [r.designation.id for r in self.results if r.status == "eligible"],
+            # acts the law allows on grounds of their own, with no designation (347.56 destruction)
+            "eligibilities": eligibilities,
             "notes": [d.as_dict() for d in notes],
         }
 
@@ -1060,8 +1089,10 @@ def _combination_rule(who: str, kind: str) -> str:
     return f"several provisions set this time: dogcase applies the {'later' if later else 'earlier'} date ({side})"
 
 
-def _summary(r: DesignationResult) -> str:
+def _summary(r: DesignationResult, *, eligibility: bool = False) -> str:
     label = r.designation.label.lower()
+    if eligibility:
+        return _eligibility_summary(r)
     if r.status == "eligible":
         cites = "; ".join(rule.version.citation for rule in r.matched)
         return f"The facts support declaring the dog a {label} ({cites})."
@@ -1082,3 +1113,16 @@ def _designations_both(a, b) -> list[str] | None:
     if b is None:
         return list(a)
     return [d for d in a if d in b]
+
+
+def _eligibility_summary(r: DesignationResult) -> str:
+    label = r.designation.label
+    if r.status == "eligible":
+        cites = "; ".join(rule.version.citation for rule in r.matched)
+        return f"{label}: the facts meet a ground ({cites}); no designation is needed."
+    if r.status == "barred":
+        cites = "; ".join(rule.version.citation for rule in r.barred_by)
+        return f"{label}: barred, an exemption applies ({cites})."
+    if r.status == "undetermined":
+        return f"{label}: not enough facts to say: {', '.join(r.missing)} needed."
+    return f"{label}: the facts meet no ground."

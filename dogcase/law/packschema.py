@@ -341,6 +341,7 @@ STEP = Record(
         "phase": ID,
         "repeatable": BOOL,
         "opens_case": BOOL,
+        "undeclared": BOOL,
         "documents": ListOf(ID, unique=True),
         "roles": ListOf(ID, min_items=1, unique=True),
         "reading": STR,
@@ -365,7 +366,13 @@ STEP = Record(
 PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
 
 EFFECTS: dict[str, Spec] = {
-    "ground": Record(required={"designation": ID, "when": CONDITION}),
+    # a ground makes a dog eligible for a designation, or for an act the law allows without one (an
+    # eligibility: 347.56 destruction needs no designation)
+    "ground": Record(
+        required={"when": CONDITION},
+        optional={"designation": ID, "eligibility": ID},
+        exactly_one_of=("designation", "eligibility"),
+    ),
     "exemption": Record(required={"bars": DESIGNATION_IDS, "when": CONDITION}),
     "authority": Record(
         required={"act": OneOf(*ACTS), "roles": ListOf(ID, min_items=1)},
@@ -532,6 +539,12 @@ PACK = Record(
             Record(
                 required={"id": ID, "label": STR, "defined_by": ID},
                 optional={"state_counterpart": ID, "description": STR},
+            )
+        ),
+        "eligibilities": ListOf(
+            Record(
+                required={"id": ID, "label": STR, "defined_by": ID},
+                optional={"description": STR},
             )
         ),
         "calendar": CALENDAR,

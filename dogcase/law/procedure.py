@@ -181,6 +181,7 @@ class StepDef:
     opens_case: bool
     documents: tuple[str, ...]
     roles: tuple[str, ...]
+    undeclared: bool  # also applies to a case not declared (347.56 destruction needs no designation)
     reading: str | None
     administrative: bool
     requires: tuple[Condition, ...]
@@ -308,6 +309,8 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 )
         if item.get("opens_case") and not any(i.kind == "designation" for i in inputs):
             raise here.fail(f"step {sid!r} opens the case: it needs a designation input")
+        if item.get("opens_case") and item.get("undeclared"):
+            raise here.fail(f"step {sid!r}: an opening step already applies only to a case not declared")
         outcomes = next((i.choices for i in inputs if i.kind == "outcome"), ())
         flags: dict[str, bool | tuple[str, ...]] = {}
         for key in ("closes_case", "ends_designation"):
@@ -366,6 +369,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 provisions=tuple(ref(p, here) for p in item.get("provisions", ())),
                 repeatable=item.get("repeatable", False),
                 opens_case=item.get("opens_case", False),
+                undeclared=item.get("undeclared", False),
                 documents=tuple(item.get("documents", ())),
                 roles=tuple(item.get("roles", ())),
                 reading=" ".join(item["reading"].split()) if "reading" in item else None,
@@ -535,6 +539,10 @@ class Step:
     final_by_designation: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
     layers: tuple[str, ...] = ()  # the packs that wrote it
     dated_by: str | None = None  # as written (`dated_by:`); see legal_input
+    undeclared: bool = False  # also applies to a case not declared
+    # the conditions for a case not declared, where they differ from `requires`: a city step that replaces a
+    # state step reaches only the designations it names; on a case with none the state's step applies alone
+    requires_undeclared: tuple[Condition, ...] | None = None
 
     @property
     def legal_input(self) -> Input | None:
@@ -551,7 +559,7 @@ class Step:
         if self.opens_case:
             return designation is None
         if designation is None:
-            return False
+            return self.undeclared
         return self.for_ is None or designation in self.for_
 
     def closes_on(self, outcome: str | None) -> bool:
@@ -583,6 +591,7 @@ class Step:
             "requires": [c.as_dict() for c in self.requires],
             "repeatable": self.repeatable,
             "opens_case": self.opens_case,
+            "undeclared": self.undeclared,
             "closes_case": _flag_dict(self.closes_case),
             "ends_designation": _flag_dict(self.ends_designation),
             "notes": [dict(n) for n in self.notes],
@@ -952,6 +961,11 @@ class ProcedureEngine:
                 layer = "city+state"
             else:
                 layer = main.layer
+            undeclared = any(d.undeclared for d in live)
+            requires_undeclared = None
+            if len(live) == 2 and live[0].undeclared and not live[1].undeclared:
+                # the city's step names designations only: a case with none runs the state's conditions
+                requires_undeclared = live[0].requires
             provisions: list[dict[str, Any]] = []
             for d in live:
                 for key in d.provisions:
@@ -1011,6 +1025,8 @@ class ProcedureEngine:
                 final_by_designation=MappingProxyType(final_by),
                 layers=tuple(d.pack for d in live),
                 dated_by=main.dated_by,
+                undeclared=undeclared,
+                requires_undeclared=requires_undeclared,
             )
         return out
 
@@ -1554,7 +1570,10 @@ class _Context:
             )
         refusals += self.empowerment(step)
         needs: list[str] = []
-        for cond in step.requires:
+        conditions = step.requires
+        if designation is None and step.requires_undeclared is not None:
+            conditions = step.requires_undeclared
+        for cond in conditions:
             result, found = self.evaluate(cond, step, None)
             if result is None:
                 needs.append(cond.why or self._pending.get(id(cond)) or self.reason_of(cond, step))
@@ -1851,7 +1870,8 @@ class _Context:
             plan = j._deadline_plans[did]
             scopes = [s.version.effect.get("for") for s in plan.steps]
             scoped = any(s is not None for s in scopes)
-            if scoped and not any(s is not None and designation in s for s in scopes):
+            # a provision with no `for` reaches every case, a case not declared too (347.56)
+            if scoped and not any(s is None or designation in s for s in scopes):
                 continue
             triggers = {s.trigger or self._setting_trigger(s) for s in plan.steps}
             present = [t for t in triggers if t and t in self.events]
