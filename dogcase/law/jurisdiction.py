@@ -1022,6 +1022,8 @@ EVENT_WORDS = {
     "destruction_notice_date": "the notice of the intended destruction",
     "destruction_hearing_request_received": "receipt of the request for a hearing on the destruction",
     "destruction_hearing_held": "the hearing on the destruction",
+    "conviction": "the conviction",
+    "ban_review_requested": "the request for review of the ownership ban",
 }
 if set(EVENT_WORDS) != set(EVENTS):  # pragma: no cover - a vocabulary edit that forgot the words
     raise RuntimeError("every event of packschema.EVENTS needs its words in EVENT_WORDS")

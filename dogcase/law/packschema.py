@@ -69,6 +69,9 @@ EVENTS = (
     "destruction_notice_date",
     "destruction_hearing_request_received",
     "destruction_hearing_held",
+    # the ownership ban of 347.542, which follows a person's conviction (steps that concern the person)
+    "conviction",
+    "ban_review_requested",
 )
 ACTS = (
     "declare",
@@ -95,6 +98,7 @@ ACTS = (
     "set_fees",
     "receive_report",
     "transfer_to_responsible_person",
+    "review_ban",
     # procedure acts with no authority provision of their own in the shipped packs (steps give roles + reading)
     "receive_proof",
     "receive_security",
@@ -342,6 +346,7 @@ STEP = Record(
         "repeatable": BOOL,
         "opens_case": BOOL,
         "undeclared": BOOL,
+        "concerns": OneOf("case", "person"),
         "documents": ListOf(ID, unique=True),
         "roles": ListOf(ID, min_items=1, unique=True),
         "reading": STR,

@@ -182,6 +182,7 @@ class StepDef:
     documents: tuple[str, ...]
     roles: tuple[str, ...]
     undeclared: bool  # also applies to a case not declared (347.56 destruction needs no designation)
+    concerns: str  # "case" (the dog's case) | "person" (347.542: the ban follows a person's conviction)
     reading: str | None
     administrative: bool
     requires: tuple[Condition, ...]
@@ -309,8 +310,13 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 )
         if item.get("opens_case") and not any(i.kind == "designation" for i in inputs):
             raise here.fail(f"step {sid!r} opens the case: it needs a designation input")
-        if item.get("opens_case") and item.get("undeclared"):
-            raise here.fail(f"step {sid!r}: an opening step already applies only to a case not declared")
+        if item.get("opens_case") and (item.get("undeclared") or item.get("concerns") == "person"):
+            raise here.fail(f"step {sid!r}: an opening step applies only to a case not declared")
+        if item.get("concerns") == "person" and ("for" in item or item.get("closes_case")):
+            raise here.fail(
+                f"step {sid!r} concerns a person: it applies to every case whatever the designation (no for:) "
+                "and does not close the dog's case"
+            )
         outcomes = next((i.choices for i in inputs if i.kind == "outcome"), ())
         flags: dict[str, bool | tuple[str, ...]] = {}
         for key in ("closes_case", "ends_designation"):
@@ -370,6 +376,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 repeatable=item.get("repeatable", False),
                 opens_case=item.get("opens_case", False),
                 undeclared=item.get("undeclared", False),
+                concerns=item.get("concerns", "case"),
                 documents=tuple(item.get("documents", ())),
                 roles=tuple(item.get("roles", ())),
                 reading=" ".join(item["reading"].split()) if "reading" in item else None,
@@ -543,6 +550,9 @@ class Step:
     # the conditions for a case not declared, where they differ from `requires`: a city step that replaces a
     # state step reaches only the designations it names; on a case with none the state's step applies alone
     requires_undeclared: tuple[Condition, ...] | None = None
+    # "person": the step concerns a person, not the dog's case (347.542 ownership ban): it applies whatever
+    # the designation, declared or not, and may be taken after the dog's case closed or its designation ended
+    concerns: str = "case"
 
     @property
     def legal_input(self) -> Input | None:
@@ -556,6 +566,8 @@ class Step:
         return None
 
     def applies_to(self, designation: str | None) -> bool:
+        if self.concerns == "person":
+            return True
         if self.opens_case:
             return designation is None
         if designation is None:
@@ -592,6 +604,7 @@ class Step:
             "repeatable": self.repeatable,
             "opens_case": self.opens_case,
             "undeclared": self.undeclared,
+            "concerns": self.concerns,
             "closes_case": _flag_dict(self.closes_case),
             "ends_designation": _flag_dict(self.ends_designation),
             "notes": [dict(n) for n in self.notes],
@@ -1027,6 +1040,7 @@ class ProcedureEngine:
                 dated_by=main.dated_by,
                 undeclared=undeclared,
                 requires_undeclared=requires_undeclared,
+                concerns=main.concerns,
             )
         return out
 
@@ -1541,7 +1555,7 @@ class _Context:
         notes: list[str] = []
         designation = self.state.designation
         first = step.provisions[0] if step.provisions else None
-        if self.closed_by is not None:
+        if self.closed_by is not None and step.concerns != "person":
             refusals.append(
                 Refusal(
                     f"The case is closed: “{self.label(self.closed_by.step)}” was recorded on "
@@ -1883,7 +1897,11 @@ class _Context:
             anchor = self._anchor(present)
             met_by, met_at = self._met(did, anchor, plan)
             status, late, reason = self._status(plan, due, answer, met_at)
-            if met_by is None and withdrawn_by is not None and status != "met":
+            # a time a step concerning a person started (the review of a 347.542 ownership ban) outlives the
+            # dog's case: it is not withdrawn when the case closes or the designation ends
+            started_by = self._step_as_taken(self.ordered[anchor]) if anchor >= 0 else None
+            personal = started_by is not None and started_by.concerns == "person"
+            if met_by is None and withdrawn_by is not None and status != "met" and not personal:
                 status = "withdrawn"
                 reason = (
                     f"“{self.label(withdrawn_by.step)}”: the case is closed or the designation has ended."

@@ -342,7 +342,8 @@ def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_o
     undeclared = {
         v.step.id for v in j.available_steps(CaseState(None, dt.date(2026, 5, 1)), chief, noon("2026-05-04"))
     }
-    # the opening steps, and the 347.56 destruction track, which needs no designation
+    # the opening steps, the 347.56 destruction track, which needs no designation, and the 347.542 ban
+    # steps, which concern the owner whatever the dog's designation
     assert undeclared == {
         "classify",
         "declare",
@@ -351,6 +352,9 @@ def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_o
         "hold_destruction_hearing",
         "decide_destruction",
         "destroy",
+        "record_conviction",
+        "record_ownership_ban",
+        "review_ownership_ban",
     }
     vicious = CaseState("vicious", dt.date(2026, 5, 1))
     listed = {v.step.id for v in j.available_steps(vicious, chief, noon("2026-05-04"))}
