@@ -840,6 +840,11 @@ class Jurisdiction:
                 }
                 for d in self.designations.values()
             ],
+            # acts the law allows without a designation (347.56 destruction)
+            "eligibilities": [
+                {"id": e.id, "label": e.label, "defined_by": e.defined_by, "description": e.description}
+                for e in self.eligibilities.values()
+            ],
             "roles": [{"id": r.id, "label": r.label, "pack": r.pack} for r in self.roles.values()],
             "defects": [d.as_dict() for d in self.defects if d.applies.contains(on)],
             "settings": [
@@ -1121,7 +1126,7 @@ def _eligibility_summary(r: DesignationResult) -> str:
     label = r.designation.label
     if r.status == "eligible":
         cites = "; ".join(rule.version.citation for rule in r.matched)
-        return f"{label}: the facts meet a ground ({cites}); no designation is needed."
+        return f"{label} may be sought: the facts meet a ground ({cites}); no designation is needed."
     if r.status == "barred":
         cites = "; ".join(rule.version.citation for rule in r.barred_by)
         return f"{label}: barred, an exemption applies ({cites})."

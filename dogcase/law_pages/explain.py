@@ -110,7 +110,8 @@ def effect_line(
         amount = (
             _usd(effect["amount_usd"]) if effect.get("amount_usd") is not None else "amount not yet recorded"
         )
-        return f"Fee: {effect['what']} — set by {effect.get('set_by', '').replace('_', ' ')}; {amount}"
+        cap = f"; not more than {_usd(effect['cap_usd'])}" if effect.get("cap_usd") is not None else ""
+        return f"Fee: {effect['what']} — set by {effect.get('set_by', '').replace('_', ' ')}; {amount}{cap}"
     if kind == "prohibition":
         return f"Prohibited: {effect['what']}{concerns}"
     if kind == "definition":

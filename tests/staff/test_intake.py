@@ -268,5 +268,5 @@ def test_the_live_classification_says_destruction_may_be_sought_under_347_56_wit
     html = response.content.decode()
     (destruction,) = response.context["c"]["eligibilities"]
     assert (destruction["eligibility"], destruction["status"]) == ("destruction", "eligible")
-    assert "Destruction may be sought under Minn. Stat. § 347.56" in html
+    assert "Destruction under Minn. Stat. § 347.56 may be sought" in html
     assert 'data-eligibility="destruction"' in html
