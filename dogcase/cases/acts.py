@@ -304,7 +304,7 @@ def take_step(
         if locked.version != expected_version:
             raise StaleCase(locked, expected_version)
         j = jurisdiction_of(locked)
-        if locked.status == Case.Status.CLOSED:
+        if locked.status == Case.Status.CLOSED and not _concerns_person(j, step_id, at):
             raise Refused(
                 "This step",
                 [
@@ -383,6 +383,15 @@ def take_step(
         _apply_dog_status(locked, recorded)
         recompute_obligations(locked, at=at, actor=actor)
     return StepResult(event, locked)
+
+
+def _concerns_person(j, step_id: str, at: dt.datetime) -> bool:
+    """A step that concerns a person, not the dog's case (the 347.542 ownership ban that follows the owner's
+    conviction), may be taken on a closed case: a dog destroyed under 347.56 closes its case first."""
+    try:
+        return j.step(step_id, timezone.localtime(at).date()).concerns == "person"
+    except InputError:
+        return False
 
 
 # Which recorded events change the dog's status, first match wins (a move also records a transfer).

@@ -46,9 +46,11 @@ class Jurisdiction:
         self.tz = ZoneInfo(pack.timezone)
         self.roles: dict[str, Role] = {}
         self.designations: dict[str, Designation] = {}
+        self.eligibilities: dict[str, Designation] = {}
         for layer in self.layers:
             self.roles.update(layer.roles)
             self.designations.update(layer.designations)
+            self.eligibilities.update(layer.eligibilities)
         self.defects: tuple[Defect, ...] = tuple(d for layer in self.layers for d in layer.defects)
         self.settings = {s.id: s for layer in self.layers for s in layer.settings.values()}
         self._defects_by_provision: dict[str, list[Defect]] = {}
@@ -61,7 +63,7 @@ class Jurisdiction:
         for layer in self.layers:
             days |= layer.boundaries()
         self._boundaries: list[dt.date] = sorted(days)
-        self._classifiers: dict[int, Any] = {}
+        self._classifiers: dict[tuple[int, bool], Any] = {}
         floor = state.floor_provision if state else None
         floor_version = state.provisions[floor.split(":", 1)[1]].versions[-1] if floor and state else None
         self._floor_cite = f" ({floor_version.citation})" if floor_version else ""
@@ -164,14 +166,23 @@ class Jurisdiction:
                 continue
             kind = version.effect_kind
             designations = []
-            if kind == "ground":
+            known = self.designations
+            if kind == "ground" and "eligibility" in e:
+                designations, known = [e["eligibility"]], self.eligibilities
+            elif kind == "ground":
                 designations = [e["designation"]]
             elif kind == "exemption":
                 designations = list(e["bars"])
+                known = {**self.designations, **self.eligibilities}
             else:
                 designations = list(e.get("for", ())) + list(e.get("designations", ()))
             for d in designations:
-                if d not in self.designations:
+                if d not in known:
+                    if known is self.eligibilities:
+                        raise where.fail(
+                            f"unknown eligibility {d!r}; this jurisdiction has "
+                            f"{', '.join(sorted(self.eligibilities)) or 'none'}"
+                        )
                     raise where.fail(
                         f"unknown designation {d!r}; this jurisdiction has {', '.join(sorted(self.designations))}"
                     )
@@ -273,16 +284,17 @@ class Jurisdiction:
 
     # ----------------------------------------------------------------------------------------- classify
 
-    def classifier(self, day: dt.date):
-        """The compiled rules in force on `day` (one compiled function per stretch of unchanged law)."""
+    def classifier(self, day: dt.date, *, eligibilities: bool = False):
+        """The compiled rules in force on `day` (one compiled function per stretch of unchanged law): the
+        designations', or with `eligibilities` those of the acts the law allows without a designation (347.56
+        destruction; None when the jurisdiction has none)."""
         index = bisect.bisect_right(self._boundaries, day)
-        compiled = self._classifiers.get(index)
-        if compiled is None:
-            compiled = self._compile(day, index)
-            self._classifiers[index] = compiled
-        return compiled
+        key = (index, eligibilities)
+        if key not in self._classifiers:
+            self._classifiers[key] = self._compile(day, index, eligibilities)
+        return self._classifiers[key]
 
-    def _compile(self, day: dt.date, index: int):
+    def _compile(self, day: dt.date, index: int, eligibilities: bool = False):
         versions = self.versions_on(day)
         if not any(v.effect_kind == "ground" for v in versions):
             raise LawNotInForce(
@@ -304,13 +316,21 @@ class Jurisdiction:
                 rules[version.key] = rule
             return rule
 
-        order = [d for layer in self.layers for d in layer.designations.values()]
+        # the designations; or the eligibilities (acts allowed without a designation: 347.56)
+        order = [
+            d
+            for layer in self.layers
+            for d in (layer.eligibilities if eligibilities else layer.designations).values()
+        ]
+        if not order:
+            return None
         per_designation: list[tuple[Rule, ...]] = []
         for designation in order:
             grounds = [
                 rule_for(v)
                 for v in versions
-                if v.effect_kind == "ground" and v.effect["designation"] == designation.id
+                if v.effect_kind == "ground"
+                and (v.effect.get("designation") or v.effect.get("eligibility")) == designation.id
             ]
             exemptions = [
                 rule_for(v)
@@ -329,7 +349,10 @@ class Jurisdiction:
         if not clock.MIN_DATE <= incident_date <= clock.MAX_DATE:
             check_date_range(incident_date, "incident_date")
         compiled = self.classifier(incident_date)
-        return Classification(self, incident_date, compiled, compiled.run(facts), facts)
+        acts = self.classifier(incident_date, eligibilities=True)
+        return Classification(
+            self, incident_date, compiled, compiled.run(facts), facts, acts.run(facts) if acts else ()
+        )
 
     # ----------------------------------------------------------------------------------------- deadlines
 
@@ -681,6 +704,7 @@ class Jurisdiction:
                                     "applied": "the stricter of the two; both are shown to the owner",
                                 }
                             )
+        out += self._fee_cap_conflicts(city, state)
         # A state exemption bars the designations its own words name; it reaches no city designation
         # (not through state_counterpart either: DESIGN.md principle 4). Where the city has no provision
         # restating it, the city attorney sees that its designation stays open where the state's is barred.
@@ -733,6 +757,91 @@ class Jurisdiction:
                 )
         return out
 
+    def _fee_cap_conflicts(
+        self, city: list[ProvisionVersion], state: list[ProvisionVersion]
+    ) -> list[dict[str, Any]]:
+        """A city fee above a state cap on the fee of the same id (347.51 subd. 2(3): not more than $500)."""
+        out: list[dict[str, Any]] = []
+        caps = [v for v in state if v.effect_kind == "fee" and v.effect.get("cap_usd") is not None]
+        for cv in city:
+            if cv.effect_kind != "fee" or cv.effect.get("amount_usd") is None:
+                continue
+            amount = cv.effect["amount_usd"]
+            for sv in caps:
+                cap = sv.effect["cap_usd"]
+                if sv.effect["id"] != cv.effect["id"] or amount <= cap:
+                    continue
+                reached = _designations_both(cv.effect.get("for"), sv.effect.get("for"))
+                if reached == []:
+                    continue
+                labels = ", ".join(self.designations[d].label.lower() for d in reached or ())
+                scope = f" for a {labels}" if reached else ""
+                rest = [d for d in cv.effect.get("for") or () if reached and d not in reached]
+                tail = (
+                    "; for a "
+                    + ", ".join(self.designations[d].label.lower() for d in rest)
+                    + f" the city's amount stands ({sv.citation} does not reach it)"
+                    if rest
+                    else ""
+                )
+                out.append(
+                    {
+                        "topic": f"fee {cv.effect['id']}",
+                        "kind": "fee_cap",
+                        "summary": f"${amount:,.0f} ({cv.citation}) vs not more than ${cap:,.0f} ({sv.citation})",
+                        "city": _side(cv, f"${amount:,.0f}"),
+                        "state": _side(sv, f"not more than ${cap:,.0f}"),
+                        "applied": f"${cap:,.0f}{scope}: the state caps the fee; dogcase demands no more than the "
+                        f"cap{tail}",
+                    }
+                )
+        return out
+
+    def fee(self, fee_id: str, on: dt.date, *, designation: str | None = None) -> dict[str, Any]:
+        """What the law lets the city charge as fee `fee_id` on `on`: the amount recorded (a council resolution,
+        or null until one is recorded), every state cap that reaches it, and the amount dogcase demands (never
+        above a cap)."""
+        check_date_range(on, "on")
+        versions = [v for v in self.versions_on(on) if v.effect_kind == "fee" and v.effect["id"] == fee_id]
+        if designation is not None:
+            if designation not in self.designations:
+                raise InputError("designation", f"unknown designation {designation!r} in {self.id}")
+            versions = [v for v in versions if v.effect.get("for") is None or designation in v.effect["for"]]
+        if not versions:
+            raise InputError("fee", f"no fee {fee_id!r} of {self.id} in force on {on.isoformat()}")
+        amounts = [v for v in versions if v.effect.get("amount_usd") is not None]
+        caps = [v for v in versions if v.effect.get("cap_usd") is not None]
+        # the city's amount where it recorded one, else the state's
+        amount_from = next((v for v in reversed(amounts) if v.layer == "city"), None) or (
+            amounts[-1] if amounts else None
+        )
+        amount = amount_from.effect["amount_usd"] if amount_from else None
+        cap_from = min(caps, key=lambda v: v.effect["cap_usd"]) if caps else None
+        cap = cap_from.effect["cap_usd"] if cap_from else None
+        demanded = amount if cap is None or amount is None else min(amount, cap)
+        if amount is None:
+            why = "no amount is recorded (the fee is set by resolution; until it is recorded nothing is demanded)"
+        elif cap is not None and amount > cap:
+            why = (
+                f"the recorded ${amount:,.0f} ({amount_from.citation}) is above the cap of ${cap:,.0f} "
+                f"({cap_from.citation}): dogcase demands no more than the cap"
+            )
+        else:
+            why = f"the recorded amount ({amount_from.citation})" + (
+                f", within the cap of ${cap:,.0f} ({cap_from.citation})" if cap_from else ""
+            )
+        return {
+            "jurisdiction": self.id,
+            "fee": fee_id,
+            "on": on.isoformat(),
+            "designation": designation,
+            "amount_usd": amount,
+            "cap_usd": cap,
+            "demanded_usd": demanded,
+            "why": why,
+            "provisions": [v.cite() for v in versions],
+        }
+
     # ----------------------------------------------------------------------------------------- show
 
     def show(self, on: dt.date) -> dict[str, Any]:
@@ -760,6 +869,11 @@ class Jurisdiction:
                     "state_counterpart": d.state_counterpart,
                 }
                 for d in self.designations.values()
+            ],
+            # acts the law allows without a designation (347.56 destruction)
+            "eligibilities": [
+                {"id": e.id, "label": e.label, "defined_by": e.defined_by, "description": e.description}
+                for e in self.eligibilities.values()
             ],
             "roles": [{"id": r.id, "label": r.label, "pack": r.pack} for r in self.roles.values()],
             "defects": [d.as_dict() for d in self.defects if d.applies.contains(on)],
@@ -791,17 +905,19 @@ class Jurisdiction:
 class Classification:
     """The answer to "what do these facts make this dog, and why?"."""
 
-    __slots__ = ("jurisdiction", "incident_date", "compiled", "results", "facts")
+    __slots__ = ("jurisdiction", "incident_date", "compiled", "results", "facts", "eligibility_results")
 
-    def __init__(self, jurisdiction, incident_date, compiled, results, facts) -> None:
+    def __init__(self, jurisdiction, incident_date, compiled, results, facts, eligibility_results=()) -> None:
         self.jurisdiction: Jurisdiction = jurisdiction
         self.incident_date: dt.date = incident_date
         self.compiled = compiled
-        self.results: tuple[DesignationResult, ...] = results
+        self.results: tuple[DesignationResult, ...] = results  # the designations
         self.facts = facts
+        # the acts the law allows without a designation (347.56 destruction), answered the same way
+        self.eligibility_results: tuple[DesignationResult, ...] = eligibility_results
 
     def result(self, designation_id: str) -> DesignationResult:
-        for r in self.results:
+        for r in self.results + self.eligibility_results:
             if r.designation.id == designation_id:
                 return r
         raise KeyError(designation_id)
@@ -854,7 +970,9 @@ class Classification:
         flags = self.state_exemption_flags()
         used_keys: list[str] = []
         designations = []
-        for r in self.results:
+        eligibilities = []
+        for r in self.results + self.eligibility_results:
+            is_eligibility = r in self.eligibility_results
             trace = []
             for rule in r.rules:
                 value = evaluate(rule.condition, self.facts)
@@ -867,12 +985,12 @@ class Classification:
                 trace.append(step)
                 if value != FALSE and rule.key not in used_keys:
                     used_keys.append(rule.key)
-            designations.append(
+            (eligibilities if is_eligibility else designations).append(
                 {
-                    "designation": r.designation.id,
+                    ("eligibility" if is_eligibility else "designation"): r.designation.id,
                     "label": r.designation.label,
                     "status": r.status,
-                    "summary": _summary(r),
+                    "summary": _summary(r, eligibility=is_eligibility),
                     "matched": [rule.cited for rule in r.matched],
                     "barred_by": [rule.cited for rule in r.barred_by],
                     "missing_facts": [
@@ -916,6 +1034,8 @@ class Classification:
             },
             "designations": designations,
             "eligible": [r.designation.id for r in self.results if r.status == "eligible"],
+            # acts the law allows on grounds of their own, with no designation (347.56 destruction)
+            "eligibilities": eligibilities,
             "notes": [d.as_dict() for d in notes] + flag_notes,
         }
 
@@ -994,6 +1114,8 @@ EVENT_WORDS = {
     "destruction_decision_issued": "the hearing officer's determination on the destruction",
     "destruction_council_decision": "the council's decision on the destruction",
     "destruction_hearing_closed": "the close of the hearing on the destruction",
+    "conviction": "the conviction",
+    "ban_review_requested": "the request for review of the ownership ban",
 }
 if set(EVENT_WORDS) != set(EVENTS):  # pragma: no cover - a vocabulary edit that forgot the words
     raise RuntimeError("every event of packschema.EVENTS needs its words in EVENT_WORDS")
@@ -1067,8 +1189,10 @@ def _combination_rule(who: str, kind: str) -> str:
     return f"several provisions set this time: dogcase applies the {'later' if later else 'earlier'} date ({side})"
 
 
-def _summary(r: DesignationResult) -> str:
+def _summary(r: DesignationResult, *, eligibility: bool = False) -> str:
     label = r.designation.label.lower()
+    if eligibility:
+        return _eligibility_summary(r)
     if r.status == "eligible":
         cites = "; ".join(rule.version.citation for rule in r.matched)
         return f"The facts support declaring the dog a {label} ({cites})."
@@ -1078,3 +1202,27 @@ def _summary(r: DesignationResult) -> str:
     if r.status == "undetermined":
         return f"Not enough facts to say whether the dog is a {label}: {', '.join(r.missing)} needed."
     return f"The facts do not meet any clause that defines a {label}."
+
+
+def _designations_both(a, b) -> list[str] | None:
+    """The designations two `for` scopes share: None when neither limits them, [] when they share none."""
+    if a is None and b is None:
+        return None
+    if a is None:
+        return list(b)
+    if b is None:
+        return list(a)
+    return [d for d in a if d in b]
+
+
+def _eligibility_summary(r: DesignationResult) -> str:
+    label = r.designation.label
+    if r.status == "eligible":
+        cites = "; ".join(rule.version.citation for rule in r.matched)
+        return f"{label} may be sought: the facts meet a ground ({cites}); no designation is needed."
+    if r.status == "barred":
+        cites = "; ".join(rule.version.citation for rule in r.barred_by)
+        return f"{label}: barred, an exemption applies ({cites})."
+    if r.status == "undetermined":
+        return f"{label}: not enough facts to say: {', '.join(r.missing)} needed."
+    return f"{label}: the facts meet no ground."

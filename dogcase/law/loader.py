@@ -193,6 +193,23 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
             description=item.get("description"),
         )
 
+    eligibilities: dict[str, Designation] = {}
+    for index, item in enumerate(raw.get("eligibilities", ())):
+        where = top.at("eligibilities", raw.line_of("eligibilities")).at(
+            index, raw["eligibilities"].line_of(index)
+        )
+        if item["id"] in eligibilities or item["id"] in designations:
+            raise where.fail(f"eligibility {item['id']!r} is defined twice (or is also a designation)")
+        eligibilities[item["id"]] = Designation(
+            id=item["id"],
+            label=item["label"],
+            pack=pack_id,
+            defined_by=ensure_provision(
+                item["defined_by"], where.at("defined_by", item.line_of("defined_by"))
+            ),
+            description=item.get("description"),
+        )
+
     defects: list[Defect] = []
     seen_defects: set[str] = set()
     for index, item in enumerate(raw.get("defects", ())):
@@ -266,6 +283,7 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
         provisions=MappingProxyType(provisions),
         roles=MappingProxyType(roles),
         designations=MappingProxyType(designations),
+        eligibilities=MappingProxyType(eligibilities),
         defects=tuple(defects),
         settings=MappingProxyType(settings),
         holiday_rules=holiday_rules,

@@ -184,6 +184,9 @@ class Pack:
     calendar_line: int | None = None
     floor_provision: str | None = None  # state packs: the provision that lets cities add restrictions
     procedure: tuple[Any, ...] = ()  # procedure.StepDef, in the order written
+    # acts the law allows on grounds of their own, with no designation (347.56 destruction): classified like
+    # designations, never declared
+    eligibilities: MappingProxyType[str, Designation] = field(default_factory=lambda: MappingProxyType({}))
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

@@ -73,6 +73,9 @@ EVENTS = (
     "destruction_hearing_closed",
     "destruction_decision_issued",
     "destruction_council_decision",
+    # the ownership ban of 347.542, which follows a person's conviction (steps that concern the person)
+    "conviction",
+    "ban_review_requested",
 )
 # event names no longer in the vocabulary, and the event a step stored with one is now read as (a case
 # recorded before the hearing became one event keeps its dates)
@@ -106,6 +109,7 @@ ACTS = (
     "set_fees",
     "receive_report",
     "transfer_to_responsible_person",
+    "review_ban",
     # procedure acts with no authority provision of their own in the shipped packs (steps give roles + reading)
     "receive_proof",
     "receive_security",
@@ -355,6 +359,8 @@ STEP = Record(
         "phase": ID,
         "repeatable": BOOL,
         "opens_case": BOOL,
+        "undeclared": BOOL,
+        "concerns": OneOf("case", "person"),
         "documents": ListOf(ID, unique=True),
         "roles": ListOf(ID, min_items=1, unique=True),
         "reading": STR,
@@ -379,7 +385,13 @@ STEP = Record(
 PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
 
 EFFECTS: dict[str, Spec] = {
-    "ground": Record(required={"designation": ID, "when": CONDITION}),
+    # a ground makes a dog eligible for a designation, or for an act the law allows without one (an
+    # eligibility: 347.56 destruction needs no designation)
+    "ground": Record(
+        required={"when": CONDITION},
+        optional={"designation": ID, "eligibility": ID},
+        exactly_one_of=("designation", "eligibility"),
+    ),
     "exemption": Record(required={"bars": DESIGNATION_IDS, "when": CONDITION}),
     "authority": Record(
         required={"act": OneOf(*ACTS), "roles": ListOf(ID, min_items=1)},
@@ -452,6 +464,7 @@ EFFECTS: dict[str, Spec] = {
         required={"id": ID, "what": STR, "set_by": OneOf("council_resolution", "authority")},
         optional={
             "amount_usd": Optional(NUM),
+            "cap_usd": NUM,
             "resolution": Optional(STR),
             "adopted": Optional(DATE),
             "for": DESIGNATION_IDS,
@@ -547,6 +560,12 @@ PACK = Record(
             Record(
                 required={"id": ID, "label": STR, "defined_by": ID},
                 optional={"state_counterpart": ID, "description": STR},
+            )
+        ),
+        "eligibilities": ListOf(
+            Record(
+                required={"id": ID, "label": STR, "defined_by": ID},
+                optional={"description": STR},
             )
         ),
         "calendar": CALENDAR,

@@ -186,6 +186,8 @@ class StepDef:
     opens_case: bool
     documents: tuple[str, ...]
     roles: tuple[str, ...]
+    undeclared: bool  # also applies to a case not declared (347.56 destruction needs no designation)
+    concerns: str  # "case" (the dog's case) | "person" (347.542: the ban follows a person's conviction)
     reading: str | None
     administrative: bool
     requires: tuple[Condition, ...]
@@ -330,6 +332,13 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 )
         if item.get("opens_case") and not any(i.kind == "designation" for i in inputs):
             raise here.fail(f"step {sid!r} opens the case: it needs a designation input")
+        if item.get("opens_case") and (item.get("undeclared") or item.get("concerns") == "person"):
+            raise here.fail(f"step {sid!r}: an opening step applies only to a case not declared")
+        if item.get("concerns") == "person" and ("for" in item or item.get("closes_case")):
+            raise here.fail(
+                f"step {sid!r} concerns a person: it applies to every case whatever the designation (no for:) "
+                "and does not close the dog's case"
+            )
         outcomes = next((i.choices for i in inputs if i.kind == "outcome"), ())
         flags: dict[str, bool | tuple[str, ...]] = {}
         for key in ("closes_case", "ends_designation"):
@@ -388,6 +397,8 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 provisions=tuple(ref(p, here) for p in item.get("provisions", ())),
                 repeatable=item.get("repeatable", False),
                 opens_case=item.get("opens_case", False),
+                undeclared=item.get("undeclared", False),
+                concerns=item.get("concerns", "case"),
                 documents=tuple(item.get("documents", ())),
                 roles=tuple(item.get("roles", ())),
                 reading=" ".join(item["reading"].split()) if "reading" in item else None,
@@ -567,6 +578,13 @@ class Step:
     final_by_designation: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
     layers: tuple[str, ...] = ()  # the packs that wrote it
     dated_by: str | None = None  # as written (`dated_by:`); see legal_input
+    undeclared: bool = False  # also applies to a case not declared
+    # the conditions for a case not declared, where they differ from `requires`: a city step that replaces a
+    # state step reaches only the designations it names; on a case with none the state's step applies alone
+    requires_undeclared: tuple[Condition, ...] | None = None
+    # "person": the step concerns a person, not the dog's case (347.542 ownership ban): it applies whatever
+    # the designation, declared or not, and may be taken after the dog's case closed or its designation ended
+    concerns: str = "case"
 
     @property
     def legal_input(self) -> Input | None:
@@ -580,10 +598,12 @@ class Step:
         return None
 
     def applies_to(self, designation: str | None) -> bool:
+        if self.concerns == "person":
+            return True
         if self.opens_case:
             return designation is None
         if designation is None:
-            return False
+            return self.undeclared
         return self.for_ is None or designation in self.for_
 
     def closes_on(self, outcome: str | None) -> bool:
@@ -615,6 +635,8 @@ class Step:
             "requires": [c.as_dict() for c in self.requires],
             "repeatable": self.repeatable,
             "opens_case": self.opens_case,
+            "undeclared": self.undeclared,
+            "concerns": self.concerns,
             "closes_case": _flag_dict(self.closes_case),
             "ends_designation": _flag_dict(self.ends_designation),
             "notes": [dict(n) for n in self.notes],
@@ -984,6 +1006,11 @@ class ProcedureEngine:
                 layer = "city+state"
             else:
                 layer = main.layer
+            undeclared = any(d.undeclared for d in live)
+            requires_undeclared = None
+            if len(live) == 2 and live[0].undeclared and not live[1].undeclared:
+                # the city's step names designations only: a case with none runs the state's conditions
+                requires_undeclared = live[0].requires
             provisions: list[dict[str, Any]] = []
             for d in live:
                 for key in d.provisions:
@@ -1043,6 +1070,9 @@ class ProcedureEngine:
                 final_by_designation=MappingProxyType(final_by),
                 layers=tuple(d.pack for d in live),
                 dated_by=main.dated_by,
+                undeclared=undeclared,
+                requires_undeclared=requires_undeclared,
+                concerns=main.concerns,
             )
         return out
 
@@ -1562,7 +1592,7 @@ class _Context:
         notes: list[str] = []
         designation = self.state.designation
         first = step.provisions[0] if step.provisions else None
-        if self.closed_by is not None:
+        if self.closed_by is not None and step.concerns != "person":
             refusals.append(
                 Refusal(
                     f"The case is closed: “{self.label(self.closed_by.step)}” was recorded on "
@@ -1591,7 +1621,10 @@ class _Context:
             )
         refusals += self.empowerment(step)
         needs: list[str] = []
-        for cond in step.requires:
+        conditions = step.requires
+        if designation is None and step.requires_undeclared is not None:
+            conditions = step.requires_undeclared
+        for cond in conditions:
             result, found = self.evaluate(cond, step, None)
             if result is None:
                 needs.append(cond.why or self._pending.get(id(cond)) or self.reason_of(cond, step))
@@ -1892,7 +1925,8 @@ class _Context:
             plan = j._deadline_plans[did]
             scopes = [s.version.effect.get("for") for s in plan.steps]
             scoped = any(s is not None for s in scopes)
-            if scoped and not any(s is not None and designation in s for s in scopes):
+            # a provision with no `for` reaches every case, a case not declared too (347.56)
+            if scoped and not any(s is None or designation in s for s in scopes):
                 continue
             triggers = {s.trigger or self._setting_trigger(s) for s in plan.steps}
             present = [t for t in triggers if t and t in self.events]
@@ -1904,7 +1938,11 @@ class _Context:
             anchor = self._anchor(present)
             met_by, met_at = self._met(did, anchor, plan)
             status, late, reason = self._status(plan, due, answer, met_at)
-            if met_by is None and withdrawn_by is not None and status != "met":
+            # a time a step concerning a person started (the review of a 347.542 ownership ban) outlives the
+            # dog's case: it is not withdrawn when the case closes or the designation ends
+            started_by = self._step_as_taken(self.ordered[anchor]) if anchor >= 0 else None
+            personal = started_by is not None and started_by.concerns == "person"
+            if met_by is None and withdrawn_by is not None and status != "met" and not personal:
                 status = "withdrawn"
                 reason = (
                     f"“{self.label(withdrawn_by.step)}”: the case is closed or the designation has ended."

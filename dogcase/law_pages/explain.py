@@ -44,7 +44,12 @@ def _names(ids, labels: dict[str, str]) -> str:
 
 
 def effect_line(
-    kind: str | None, effect: dict[str, Any], *, roles: dict[str, str], designations: dict[str, str]
+    kind: str | None,
+    effect: dict[str, Any],
+    *,
+    roles: dict[str, str],
+    designations: dict[str, str],
+    eligibilities: dict[str, str] | None = None,
 ) -> str:
     """One sentence saying what a provision does. `kind` is the effect kind (deadline, requirement, ...)."""
     if kind is None:
@@ -76,11 +81,19 @@ def effect_line(
         extra += " (the decision is final)" if effect.get("final") else ""
         about = f" ({_names(effect['designations'], designations)})" if effect.get("designations") else ""
         return f"Who may {effect['act'].replace('_', ' ')}{about}: {who}{extra}"
+    if kind == "ground" and "eligibility" in effect:
+        # an act the law allows without a designation (347.56 destruction)
+        label = (eligibilities or {}).get(effect["eligibility"], effect["eligibility"])
+        return f"Ground: {label} (no designation needed)"
     if kind == "ground":
         label = designations.get(effect["designation"], effect["designation"])
         return f"Ground: makes a dog eligible to be declared a {label.lower()}"
     if kind == "exemption":
-        return f"Exemption: bars declaring the dog a {_names(effect['bars'], designations).lower()}"
+        acts = [b for b in effect["bars"] if b in (eligibilities or {})]
+        declared = [b for b in effect["bars"] if b not in acts]
+        parts = [f"declaring the dog a {_names(declared, designations).lower()}"] if declared else []
+        parts += [f"{(eligibilities or {})[b][0].lower()}{(eligibilities or {})[b][1:]}" for b in acts]
+        return f"Exemption: bars {' and '.join(parts)}"
     if kind == "notice":
         how = ", ".join(m.replace("_", " ") for m in effect.get("service_methods", ()))
         mode = "all of" if effect.get("service_methods_mode") == "all" else "any of"
@@ -97,7 +110,8 @@ def effect_line(
         amount = (
             _usd(effect["amount_usd"]) if effect.get("amount_usd") is not None else "amount not yet recorded"
         )
-        return f"Fee: {effect['what']} — set by {effect.get('set_by', '').replace('_', ' ')}; {amount}"
+        cap = f"; not more than {_usd(effect['cap_usd'])}" if effect.get("cap_usd") is not None else ""
+        return f"Fee: {effect['what']} — set by {effect.get('set_by', '').replace('_', ' ')}; {amount}{cap}"
     if kind == "prohibition":
         return f"Prohibited: {effect['what']}{concerns}"
     if kind == "definition":

@@ -97,6 +97,7 @@ def _layers(j, shown: dict, on: dt.date) -> list[dict]:
     """Each layer's provisions in force, grouped by heading (consecutive, in the order of the text)."""
     roles = {r.id: r.label for r in j.roles.values()}
     designations = {d.id: d.label for d in j.designations.values()}
+    eligibilities = {e.id: e.label for e in j.eligibilities.values()}
     out = []
     for layer in shown["layers"]:
         groups: list[dict] = []
@@ -109,7 +110,9 @@ def _layers(j, shown: dict, on: dt.date) -> list[dict]:
                 **p,
                 "anchor": f"p-{p['provision']}",
                 "effect_kind": kind,
-                "effect_line": effect_line(kind, effect, roles=roles, designations=designations),
+                "effect_line": effect_line(
+                    kind, effect, roles=roles, designations=designations, eligibilities=eligibilities
+                ),
                 "defects": [d.as_dict() for d in j.defects_for([p["provision"]], on)],
             }
             heading = p.get("heading")

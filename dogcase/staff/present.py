@@ -36,11 +36,22 @@ def explained_classification(result: dict[str, Any] | None) -> dict[str, Any] | 
     """A classification answer with each designation's status in plain words."""
     if not result:
         return None
-    designations = [
-        {**d, "status_words": CLASSIFICATION_WORDS.get(d.get("status", ""), humanize(d.get("status", "")))}
-        for d in result.get("designations", [])
-    ]
-    return {**result, "designations": designations}
+
+    def worded(items):
+        return [
+            {
+                **d,
+                "status_words": CLASSIFICATION_WORDS.get(d.get("status", ""), humanize(d.get("status", ""))),
+            }
+            for d in items
+        ]
+
+    # eligibilities: acts the law allows without a designation (347.56 destruction)
+    return {
+        **result,
+        "designations": worded(result.get("designations", [])),
+        "eligibilities": worded(result.get("eligibilities", [])),
+    }
 
 
 WHO_WORDS = {"owner": "The owner", "city": "The city"}

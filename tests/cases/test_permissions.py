@@ -59,6 +59,11 @@ BATTLE_LAKE = {
     "record_move": {OFFICER},
     "record_death": {OFFICER},
     "record_landlord_disclosure": {OFFICER, CLERK},
+    # 347.542 (state, concerning the owner): the authority or law enforcement agency records the conviction
+    # (347.565); the animal control authority records the ban and reviews it
+    "record_conviction": {OFFICER, POLICE},
+    "record_ownership_ban": {OFFICER},
+    "review_ownership_ban": {OFFICER},
 }
 
 TRACY = {
@@ -86,6 +91,11 @@ TRACY = {
     "receive_owner_report": {POLICE},
     "record_vicious_transfer": {POLICE, CLERK},
     "record_vicious_death": {POLICE, CLERK},
+    # 347.542 (state, concerning the owner): the authority or law enforcement agency records the conviction
+    # (347.565); the animal control authority records the ban and reviews it
+    "record_conviction": {OFFICER, POLICE},
+    "record_ownership_ban": {OFFICER},
+    "review_ownership_ban": {OFFICER},
 }
 
 CASES = [

@@ -53,17 +53,18 @@ def test_pack_case(pack_id, kind, row):
 def _check_classification(j, pack_id, row):
     facts = j.facts.parse(dict(row["facts"]))
     answer = j.classify(facts, row["date"])
-    statuses = {r.designation.id: r.status for r in answer.results}
+    results = answer.results + answer.eligibility_results  # designations, and 347.56 destruction
+    statuses = {r.designation.id: r.status for r in results}
     for designation, status in row["expect"].items():
         assert designation in statuses, f"{designation} is not a designation of {pack_id}"
         assert statuses[designation] == status, f"{designation}: {statuses[designation]} != {status}"
-    matched = {rule.key for r in answer.results for rule in r.matched}
+    matched = {rule.key for r in results for rule in r.matched}
     for ref in row.get("matched", ()):
         assert _key(pack_id, ref) in matched, f"{ref} did not match; matched: {sorted(matched)}"
-    barred = {rule.key for r in answer.results for rule in r.barred_by}
+    barred = {rule.key for r in results for rule in r.barred_by}
     for ref in row.get("barred_by", ()):
         assert _key(pack_id, ref) in barred, f"{ref} did not bar; barred by: {sorted(barred)}"
-    missing = {name for r in answer.results for name in r.missing}
+    missing = {name for r in results for name in r.missing}
     for name in row.get("missing", ()):
         assert name in missing, f"{name} not reported missing; missing: {sorted(missing)}"
     if row.get("flagged"):

@@ -131,3 +131,11 @@ def test_holidays_of_the_year_are_listed(client):
 
     assert "Legal holidays in 2026" in page
     assert "Thu 26 Nov 2026" in page
+
+
+def test_the_state_page_says_the_certificate_fee_is_capped_and_destruction_needs_no_designation(client):
+    page = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
+
+    assert "not more than $500" in page  # 347.51 subd. 2(3), the fee's cap_usd
+    assert "Ground: Destruction under Minn. Stat. § 347.56 (no designation needed)" in page
+    assert "Exemption: bars destruction under Minn. Stat. § 347.56" in page

@@ -1,5 +1,7 @@
 """The case page: header, timeline, obligations with countdowns and citations, next steps, classification."""
 
+import datetime as dt
+
 import pytest
 from django.utils import timezone
 
@@ -84,14 +86,15 @@ def test_the_classification_snapshot_of_the_opening_is_shown(officer, served_dan
     assert "What the facts supported when the case was opened" in response.content.decode()
 
 
-def test_a_closed_case_offers_no_step(officer, hearing_officer, clerk):
+def test_a_closed_case_offers_no_step_about_the_dog(officer, hearing_officer, clerk):
     case = record_bite(officer)
     declare(case, officer)
     case.refresh_from_db()
     case.status = "closed"  # as a final act would leave it
     type(case).objects.filter(pk=case.pk).update(status="closed")
     response = client_for(officer).get(f"/cases/{case.number}")
-    assert response.context["allowed_steps"] == []
+    # only the owner's conviction (347.542), which concerns the person, not the dog's case
+    assert [s["id"] for s in response.context["allowed_steps"]] == ["record_conviction"]
     assert "This case is closed" in response.content.decode()
 
 
@@ -141,3 +144,24 @@ def test_the_case_page_says_when_the_city_holds_the_dog():
     # seized again after a release
     assert custody({"seizure": d(2026, 7, 1), "release": d(2026, 6, 22)})["since"] == d(2026, 7, 1)
     assert custody({"impoundment": d(2026, 6, 2), "destruction": d(2026, 6, 30)}) is None
+
+
+def test_a_closed_case_offers_only_the_steps_about_the_owner(officer):
+    # a dog never declared, destroyed under 347.56 after its owner's 14 days ran out unused
+    case = record_bite(officer, occurred_at=acts.now() - dt.timedelta(days=40))
+    served = (timezone.localdate() - dt.timedelta(days=30)).isoformat()
+    take(
+        case,
+        "serve_destruction_notice",
+        officer,
+        served_on=served,
+        incident="mauled a child without provocation",
+        method="personal service",
+    )
+    take(case, "destroy", officer, facts="mauled a child", unprovoked_harm=True)
+    page = client_for(officer).get(f"/cases/{case.number}")
+    html = page.content.decode()
+    shown = {s["id"] for s in page.context["allowed_steps"] + page.context["refused_steps"]}
+    assert shown == {"record_conviction", "record_ownership_ban", "review_ownership_ban"}
+    assert "only those about its owner" in html
+    assert {s["id"] for s in page.context["allowed_steps"]} == {"record_conviction"}

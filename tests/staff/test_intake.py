@@ -282,3 +282,14 @@ def test_starting_from_a_dog_page_names_the_dog(officer):
 def test_a_user_working_for_no_city_cannot_record(make_staff_user):
     nowhere = client_for(make_staff_user("animal_control_officer", cities=[]))
     assert nowhere.get("/incidents/new").status_code == 403
+
+
+def test_the_live_classification_says_destruction_may_be_sought_under_347_56_without_a_designation(officer):
+    response = client_for(officer).post(
+        "/incidents/new/classify", intake(**{"fact-multiple_victims_in_one_attack": "yes"})
+    )
+    html = response.content.decode()
+    (destruction,) = response.context["c"]["eligibilities"]
+    assert (destruction["eligibility"], destruction["status"]) == ("destruction", "eligible")
+    assert "Destruction under Minn. Stat. § 347.56 may be sought" in html
+    assert 'data-eligibility="destruction"' in html

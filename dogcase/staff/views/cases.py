@@ -206,9 +206,11 @@ def case_detail(request, number: str):
     events = queries.case_events(case)
     state = acts.case_state(case, [e for e in events if e.kind in (Event.Kind.STEP, Event.Kind.CORRECTION)])
     read_only = is_read_only(user)
-    steps = []
-    if case.status == Case.Status.OPEN:
-        steps = [step_row(v, case) for v in j.available_steps(state, law_actor(user, case.jurisdiction), now)]
+    verdicts = j.available_steps(state, law_actor(user, case.jurisdiction), now)
+    if case.status != Case.Status.OPEN:
+        # a closed case: only the steps that concern the owner (the 347.542 ban that follows a conviction)
+        verdicts = [v for v in verdicts if v.step.concerns == "person"]
+    steps = [step_row(v, case) for v in verdicts]
     open_obligations, closed_obligations = obligation_rows(case, today=today, now=now)
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
     tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
