@@ -340,7 +340,7 @@ def take_step(
                         raise InvalidInput(inp.id, "a file is required")
                     continue
                 stored[inp.id] = _store(upload, inp.id, locked.jurisdiction, actor, at)
-        recorded = j.events_of(step_id, at, cleaned)
+        recorded = j.events_of(step_id, at, cleaned, state)
         outcome = cleaned.get("outcome")
         if step.opens_case and cleaned.get("designation"):
             locked.designation = cleaned["designation"]

@@ -678,9 +678,10 @@ def with_complete_notices(
     """The inputs, with every notice-contents checklist the step has ticked in full (the demo city's notices
     contain every element the law requires) unless the inputs already answer it."""
     j = library().get(case.jurisdiction)
-    step = j.step(step_id, timezone.localtime(at).date())
+    state = acts.case_state(case)
+    step = j.case_step(step_id, state, at)  # the form this case runs (a dog not declared: the state's 347.56)
     lists = [i.id for i in step.inputs if i.kind == "notice_elements" and i.id not in inputs]
     if not lists:
         return inputs
-    choices = j.input_choices(step_id, acts.case_state(case), at)
+    choices = j.input_choices(step_id, state, at)
     return {**inputs, **{name: [c["value"] for c in choices.get(name, [])] for name in lists}}

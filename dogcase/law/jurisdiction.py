@@ -209,6 +209,13 @@ class Jurisdiction:
     def step(self, step_id: str, on: dt.date) -> Step:
         return self._procedure.step(step_id, on)
 
+    def case_step(self, step_id: str, state: CaseState, at: dt.datetime | None = None) -> Step:
+        """The step as this case runs it, in force at `at`: on a case not declared, a city step that replaces
+        a state step the state makes reach such a case (`undeclared: true`) is the state's step as the state
+        wrote it (its form, conditions and events), unless the city's step reaches such a case too."""
+        day = self._procedure_day(state, at)
+        return self._procedure.case_step(step_id, day, state.designation)
+
     def check_step(
         self,
         step_id: str,
@@ -239,7 +246,7 @@ class Jurisdiction:
         With `at` (the moment the step is taken), a fact date may not be after it; a fact date may never be
         before the case's incident."""
         day = self._procedure_day(state, at)
-        step = self._procedure.step(step_id, day)
+        step = self._procedure.case_step(step_id, day, state.designation)
         return self._procedure.validate_inputs(step, state, inputs, day, at=at)
 
     def input_choices(
@@ -248,15 +255,23 @@ class Jurisdiction:
         """The choices of the step's inputs that come from the law (designations, service methods, proofs,
         seizure grounds, outcomes), as in force at `at`."""
         day = self._procedure_day(state, at)
-        return self._procedure.choices(self._procedure.step(step_id, day), state, day)
+        return self._procedure.choices(self._procedure.case_step(step_id, day, state.designation), state, day)
 
     def events_of(
-        self, step_id: str, at: dt.datetime, cleaned_inputs: Mapping[str, Any]
+        self,
+        step_id: str,
+        at: dt.datetime,
+        cleaned_inputs: Mapping[str, Any],
+        state: CaseState | None = None,
     ) -> dict[str, dt.date | dt.datetime]:
         """The events a step records when taken at `at` with these cleaned inputs (store them as
-        `TakenStep.events`)."""
+        `TakenStep.events`). Give the case's `state` (before the step): a case not declared may run another
+        form of the step (case_step)."""
         day = at.astimezone(self.tz).date()
-        return self._procedure.events_of(self._procedure.step(step_id, day), at, cleaned_inputs)
+        step = self._procedure.step(step_id, day)
+        if state is not None:
+            step = step.for_designation(state.designation)
+        return self._procedure.events_of(step, at, cleaned_inputs)
 
     def obligations(self, state: CaseState, at: dt.datetime) -> list[Obligation]:
         """What is owed in the case at `at`: every deadline its events started, with status and consequences."""
@@ -367,6 +382,7 @@ class Jurisdiction:
         on: dt.date | None = None,
         settings: Mapping[str, Any] | None = None,
         designation: str | None = None,
+        undeclared: bool = False,
     ) -> dict[str, Any]:
         """When the act `deadline_id` is due (or allowed), from the events given, with every provision that
         sets it, its computation trace, and the date dogcase applies.
@@ -376,7 +392,9 @@ class Jurisdiction:
         state potentially dangerous dog's, and 347.541's 14 days are not a Tracy vicious dog's: a state
         provision reaches only the designations its `for` names, never a city designation through
         `state_counterpart`). Where no provision concerns the designation, InputError("designation"): the law
-        sets no such time for it. Without a designation, every provision is combined."""
+        sets no such time for it. Without a designation, every provision is combined — unless `undeclared`
+        (a case not declared): then only the provisions without `for`, which reach every case (347.56's 14 days
+        to ask for a hearing on the destruction, not (K)'s, which reach a dog declared)."""
         plan = self._deadline_plans.get(deadline_id)
         if plan is None:
             raise InputError(
@@ -385,6 +403,8 @@ class Jurisdiction:
             )
         if designation is not None and designation not in self.designations:
             raise InputError("designation", f"unknown designation {designation!r} in {self.id}")
+        if undeclared and designation is not None:
+            raise InputError("designation", "a case not declared has no designation")
         unknown = events.keys() - _EVENT_SET
         if unknown:
             raise InputError(
@@ -410,7 +430,16 @@ class Jurisdiction:
         missing_events: list[str] = []
         computed: dict[tuple, tuple] = {}  # provisions with the same terms share one computation
         steps = plan.steps
-        if designation is not None:
+        if undeclared:
+            steps = tuple(s for s in steps if s.version.effect.get("for") is None)
+            if not steps:
+                cited = "; ".join(dict.fromkeys(s.version.citation for s in plan.steps))
+                raise InputError(
+                    "designation",
+                    f"no provision sets {deadline_id!r} for a dog not declared in {self.name} "
+                    f"({cited} concern declared dogs)",
+                )
+        elif designation is not None:
             steps = tuple(s for s in steps if self._deadline_reaches(s.version, plan.who, designation))
             if not steps:
                 # every provision names the designations it concerns, and this is not one: the law sets no
@@ -483,10 +512,15 @@ class Jurisdiction:
         scope = version.effect.get("for")
         return scope is None or designation in scope
 
-    def deadline_applies(self, deadline_id: str, designation: str | None) -> bool:
+    def deadline_applies(
+        self, deadline_id: str, designation: str | None, *, undeclared: bool = False
+    ) -> bool:
         """Does any provision setting `deadline_id` concern a case with this designation? False when every
-        provision names designations (`for`) and none is this one: the law sets no such time for it."""
+        provision names designations (`for`) and none is this one: the law sets no such time for it. With
+        `undeclared` (a case not declared), only a provision without `for` concerns it."""
         plan = self._deadline_plans.get(deadline_id)
+        if plan is not None and undeclared:
+            return any(s.version.effect.get("for") is None for s in plan.steps)
         if plan is None or designation is None:
             return plan is not None
         return any(self._deadline_reaches(s.version, plan.who, designation) for s in plan.steps)
@@ -708,6 +742,9 @@ class Jurisdiction:
         # A state exemption bars the designations its own words name; it reaches no city designation
         # (not through state_counterpart either: DESIGN.md principle 4). Where the city has no provision
         # restating it, the city attorney sees that its designation stays open where the state's is barred.
+        # An exemption that bars only what the state law allows without a designation (347.56 destruction,
+        # whose exemptions restate 347.51 subd. 5) is applied by the state's own track in every city, to every
+        # dog: it is not compared with a city designation (subd. 5 itself is listed once, for its designation).
         restated = {v.state_provision for v in city if v.state_provision}
         for designation in self.pack.designations.values():
             for sv in state:
@@ -715,6 +752,7 @@ class Jurisdiction:
                     sv.effect_kind == "exemption"
                     and designation.id not in sv.effect["bars"]
                     and sv.id not in restated
+                    and any(d in self.designations for d in sv.effect["bars"])
                 ):
                     barred = ", ".join(
                         self.designations[d].label.lower()

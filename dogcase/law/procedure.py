@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -579,9 +579,10 @@ class Step:
     layers: tuple[str, ...] = ()  # the packs that wrote it
     dated_by: str | None = None  # as written (`dated_by:`); see legal_input
     undeclared: bool = False  # also applies to a case not declared
-    # the conditions for a case not declared, where they differ from `requires`: a city step that replaces a
-    # state step reaches only the designations it names; on a case with none the state's step applies alone
-    requires_undeclared: tuple[Condition, ...] | None = None
+    # the step as a case not declared runs it, where it differs: a city step without `undeclared` that
+    # replaces a state step with it reaches only the designations it names, so a case with none runs the
+    # state's step alone — its form, conditions, events and authority (see for_designation)
+    undeclared_step: Step | None = None
     # "person": the step concerns a person, not the dog's case (347.542 ownership ban): it applies whatever
     # the designation, declared or not, and may be taken after the dog's case closed or its designation ended
     concerns: str = "case"
@@ -596,6 +597,13 @@ class Step:
             if item.is_fact and (self.dated_by is None or item.id == self.dated_by):
                 return item
         return None
+
+    def for_designation(self, designation: str | None) -> Step:
+        """The step as a case with this designation runs it: on a case not declared, the layers whose step
+        reaches such a case (`undeclared_step`), where they differ from the layered step."""
+        if designation is None and self.undeclared_step is not None:
+            return self.undeclared_step
+        return self
 
     def applies_to(self, designation: str | None) -> bool:
         if self.concerns == "person":
@@ -636,6 +644,7 @@ class Step:
             "repeatable": self.repeatable,
             "opens_case": self.opens_case,
             "undeclared": self.undeclared,
+            "undeclared_layers": list(self.undeclared_step.layers) if self.undeclared_step else None,
             "concerns": self.concerns,
             "closes_case": _flag_dict(self.closes_case),
             "ends_designation": _flag_dict(self.ends_designation),
@@ -963,9 +972,13 @@ class ProcedureEngine:
                 return found
         return []
 
-    def _all_authority(self, act: str, designation: str, day: dt.date) -> list[ProvisionVersion]:
+    def _all_authority(
+        self, act: str, designation: str, day: dt.date, *, state_only: bool = False
+    ) -> list[ProvisionVersion]:
         out = []
         for v in self.j.versions_on(day):
+            if state_only and v.layer == "city":
+                continue
             if v.effect_kind == "authority" and v.effect["act"] == act:
                 scope = v.effect.get("designations")
                 if scope is None or designation in scope:
@@ -988,93 +1001,104 @@ class ProcedureEngine:
         return None
 
     def _build(self, day: dt.date) -> dict[str, Step]:
-        j = self.j
         out: dict[str, Step] = {}
         for sid, defs in self.defs.items():
             live = [d for d in defs if d.in_force.contains(day)]
             if not live:
                 continue
-            main = live[-1]
-            requires: list[Condition] = []
-            seen: set[tuple] = set()
-            for d in reversed(live):  # the city's conditions first; the state's floor added
-                for c in d.requires:
-                    if c.key() not in seen:
-                        seen.add(c.key())
-                        requires.append(c)
-            if len(live) == 2:
-                layer = "city+state"
-            else:
-                layer = main.layer
-            undeclared = any(d.undeclared for d in live)
-            requires_undeclared = None
-            if len(live) == 2 and live[0].undeclared and not live[1].undeclared:
-                # the city's step names designations only: a case with none runs the state's conditions
-                requires_undeclared = live[0].requires
-            provisions: list[dict[str, Any]] = []
-            for d in live:
-                for key in d.provisions:
-                    cite = self._cite(key, day)
-                    if cite and cite not in provisions:
-                        provisions.append(cite)
-            designations = main.for_ if main.for_ is not None else tuple(j.designations)
-            reader = next((d for d in reversed(live) if d.roles), main)
-            roles_by: dict[str, frozenset[str]] = {}
-            authority: dict[str, tuple[dict[str, Any], ...]] = {}
-            impartial_by: dict[str, dict[str, Any] | None] = {}
-            final_by: dict[str, bool] = {}
-            uses_reading = False
-            for des in designations:
-                versions = self._authority_versions(main.act, des, day)
-                if versions:
-                    roles_by[des] = frozenset(r for v in versions for r in v.effect["roles"])
-                    authority[des] = tuple({**v.cite(), "pack": v.pack} for v in versions)
-                else:
-                    roles_by[des] = frozenset(reader.roles)
-                    authority[des] = ()
-                    uses_reading = True
-                every = self._all_authority(main.act, des, day)
-                imp = next((v for v in reversed(every) if v.effect.get("impartial")), None)
-                impartial_by[des] = {**imp.cite(), "pack": imp.pack} if imp else None
-                final_by[des] = any(v.effect.get("final") for v in every)
-            notes = tuple(
-                {"text": text, "provision": self._cite(prov, day)} for d in live for text, prov in d.notes
-            )
-            out[sid] = Step(
-                id=sid,
-                label=main.label,
-                act=main.act,
-                phase=main.phase,
-                layer=layer,
-                for_=main.for_,
-                provisions=tuple(provisions),
-                roles=frozenset().union(*roles_by.values()) if roles_by else frozenset(main.roles),
-                roles_reading=reader.reading if uses_reading else None,
-                impartial=any(v is not None for v in impartial_by.values()),
-                final=any(final_by.values()),
-                inputs=main.inputs,
-                records=main.records,
-                satisfies=tuple(dict.fromkeys(s for d in live for s in d.satisfies)),
-                documents=tuple(dict.fromkeys(s for d in live for s in d.documents)),
-                requires=tuple(requires),
-                repeatable=main.repeatable,
-                opens_case=main.opens_case,
-                closes_case=main.closes_case,
-                ends_designation=main.ends_designation,
-                administrative=main.administrative,
-                notes=notes,
-                imposes=tuple(x for d in live for x in d.imposes),
-                roles_by_designation=MappingProxyType(roles_by),
-                authority=MappingProxyType(authority),
-                impartial_by_designation=MappingProxyType(impartial_by),
-                final_by_designation=MappingProxyType(final_by),
-                layers=tuple(d.pack for d in live),
-                dated_by=main.dated_by,
-                undeclared=undeclared,
-                requires_undeclared=requires_undeclared,
-                concerns=main.concerns,
-            )
+            step = self._layered(sid, live, day)
+            reaching = [d for d in live if d.undeclared]
+            if reaching and len(reaching) < len(live):
+                # a layer's step without `undeclared` names the designations it reaches, and a case with none is
+                # not one of them (§ 90.15 (K) reaches "a dog that has previously been declared"): a case not
+                # declared runs the step of the layers that reach it, as they wrote it — form, conditions, events,
+                # authority (the state's 347.56 track)
+                step = replace(step, undeclared_step=self._layered(sid, reaching, day, own_authority=True))
+            out[sid] = step
         return out
+
+    def _layered(self, sid: str, live: list[StepDef], day: dt.date, *, own_authority: bool = False) -> Step:
+        """One step from the definitions given (the state's first): the city's form, both layers' conditions
+        (the state's a floor, the same test not repeated). Who may act: each designation's authority, the
+        city's where it has one; with `own_authority`, only the layers that wrote the step (a case not declared
+        runs the state's 347.56 step as the state wrote it: the city's authority provisions name designations)."""
+        j = self.j
+        main = live[-1]
+        requires: list[Condition] = []
+        seen: set[tuple] = set()
+        for d in reversed(live):  # the city's conditions first; the state's floor added
+            for c in d.requires:
+                if c.key() not in seen:
+                    seen.add(c.key())
+                    requires.append(c)
+        if len(live) == 2:
+            layer = "city+state"
+        else:
+            layer = main.layer
+        undeclared = any(d.undeclared for d in live)
+        state_only = own_authority and all(d.layer == "state" for d in live) and self.j.state is not None
+        provisions: list[dict[str, Any]] = []
+        for d in live:
+            for key in d.provisions:
+                cite = self._cite(key, day)
+                if cite and cite not in provisions:
+                    provisions.append(cite)
+        designations = main.for_ if main.for_ is not None else tuple(j.designations)
+        reader = next((d for d in reversed(live) if d.roles), main)
+        roles_by: dict[str, frozenset[str]] = {}
+        authority: dict[str, tuple[dict[str, Any], ...]] = {}
+        impartial_by: dict[str, dict[str, Any] | None] = {}
+        final_by: dict[str, bool] = {}
+        uses_reading = False
+        for des in designations:
+            versions = self._authority_versions(main.act, des, day, state_only=state_only)
+            if versions:
+                roles_by[des] = frozenset(r for v in versions for r in v.effect["roles"])
+                authority[des] = tuple({**v.cite(), "pack": v.pack} for v in versions)
+            else:
+                roles_by[des] = frozenset(reader.roles)
+                authority[des] = ()
+                uses_reading = True
+            every = self._all_authority(main.act, des, day, state_only=state_only)
+            imp = next((v for v in reversed(every) if v.effect.get("impartial")), None)
+            impartial_by[des] = {**imp.cite(), "pack": imp.pack} if imp else None
+            final_by[des] = any(v.effect.get("final") for v in every)
+        notes = tuple(
+            {"text": text, "provision": self._cite(prov, day)} for d in live for text, prov in d.notes
+        )
+        return Step(
+            id=sid,
+            label=main.label,
+            act=main.act,
+            phase=main.phase,
+            layer=layer,
+            for_=main.for_,
+            provisions=tuple(provisions),
+            roles=frozenset().union(*roles_by.values()) if roles_by else frozenset(main.roles),
+            roles_reading=reader.reading if uses_reading else None,
+            impartial=any(v is not None for v in impartial_by.values()),
+            final=any(final_by.values()),
+            inputs=main.inputs,
+            records=main.records,
+            satisfies=tuple(dict.fromkeys(s for d in live for s in d.satisfies)),
+            documents=tuple(dict.fromkeys(s for d in live for s in d.documents)),
+            requires=tuple(requires),
+            repeatable=main.repeatable,
+            opens_case=main.opens_case,
+            closes_case=main.closes_case,
+            ends_designation=main.ends_designation,
+            administrative=main.administrative,
+            notes=notes,
+            imposes=tuple(x for d in live for x in d.imposes),
+            roles_by_designation=MappingProxyType(roles_by),
+            authority=MappingProxyType(authority),
+            impartial_by_designation=MappingProxyType(impartial_by),
+            final_by_designation=MappingProxyType(final_by),
+            layers=tuple(d.pack for d in live),
+            dated_by=main.dated_by,
+            undeclared=undeclared,
+            concerns=main.concerns,
+        )
 
     def procedure(self, on: dt.date) -> list[Step]:
         return list(self.steps_on(on).values())
@@ -1087,6 +1111,10 @@ class ProcedureEngine:
                 "step", f"unknown step {step_id!r} in {self.j.id} on {day.isoformat()}; known: {known}"
             )
         return steps[step_id]
+
+    def case_step(self, step_id: str, day: dt.date, designation: str | None) -> Step:
+        """The step as a case with this designation runs it (Step.for_designation)."""
+        return self.step(step_id, day).for_designation(designation)
 
     # ----------------------------------------------------------------------------------- inputs
 
@@ -1310,7 +1338,7 @@ class ProcedureEngine:
     ) -> Verdict:
         _check_instant(at, "at")
         day = at.astimezone(self.j.tz).date()
-        step = self.step(step_id, day)
+        step = self.case_step(step_id, day, state.designation)
         cleaned: dict[str, Any] | None = None
         if inputs is not None:
             cleaned = self.validate_inputs(step, state, inputs, day, partial=True, at=at)
@@ -1322,7 +1350,9 @@ class ProcedureEngine:
         day = at.astimezone(self.j.tz).date()
         ctx = _Context(self, state, actor, at, day, None)
         return [
-            ctx.verdict(step) for step in self.steps_on(day).values() if step.applies_to(state.designation)
+            ctx.verdict(step.for_designation(state.designation))
+            for step in self.steps_on(day).values()
+            if step.applies_to(state.designation)
         ]
 
     # ----------------------------------------------------------------------------------- obligations
@@ -1432,6 +1462,18 @@ class _Context:
         self._deadlines: dict[str, dict[str, Any]] = {}
         self.closed_by: TakenStep | None = None
         self.ended_by: TakenStep | None = None
+        # the steps taken before the case was declared were taken on a case not declared (None: all of them)
+        self._declared_from: int | None = None
+        if state.designation is not None:
+            self._declared_from = next(
+                (
+                    i
+                    for i, t in enumerate(self.ordered)
+                    if (s := self.engine.steps_on(t.at.astimezone(self.j.tz).date()).get(t.step)) is not None
+                    and s.opens_case
+                ),
+                0,
+            )
         for taken in self.ordered:
             step = self._step_as_taken(taken)
             if step is None:
@@ -1442,9 +1484,15 @@ class _Context:
                 self.ended_by = taken
 
     def _step_as_taken(self, taken: TakenStep) -> Step | None:
-        """The step as in force when it was taken (law as of the step's date)."""
+        """The step as in force when it was taken (law as of the step's date), as the case ran it then (a
+        step taken before the case was declared: as a case not declared runs it)."""
         day = taken.at.astimezone(self.j.tz).date()
-        return self.engine.steps_on(day).get(taken.step)
+        step = self.engine.steps_on(day).get(taken.step)
+        if step is None or step.undeclared_step is None:
+            return step
+        index = next((i for i, t in enumerate(self.ordered) if t is taken), len(self.ordered))
+        undeclared = self._declared_from is None or index < self._declared_from
+        return step.for_designation(None if undeclared else self.state.designation)
 
     # ---------------------------------------------------------------- lookups
 
@@ -1471,6 +1519,7 @@ class _Context:
                     self.events,
                     settings=self.state.settings or None,
                     designation=self.state.designation,
+                    undeclared=self.state.designation is None,
                 )
             except InputError as exc:
                 answer = {
@@ -1621,10 +1670,7 @@ class _Context:
             )
         refusals += self.empowerment(step)
         needs: list[str] = []
-        conditions = step.requires
-        if designation is None and step.requires_undeclared is not None:
-            conditions = step.requires_undeclared
-        for cond in conditions:
+        for cond in step.requires:
             result, found = self.evaluate(cond, step, None)
             if result is None:
                 needs.append(cond.why or self._pending.get(id(cond)) or self.reason_of(cond, step))
@@ -1769,7 +1815,9 @@ class _Context:
         if test == "not_done":
             return refuse() if self.latest(arg) else (True, [])
         if test in _DEADLINE_TESTS:
-            if not self.j.deadline_applies(arg, self.state.designation):
+            if not self.j.deadline_applies(
+                arg, self.state.designation, undeclared=self.state.designation is None
+            ):
                 # the law sets no such time for this designation (347.541's clock is a dangerous dog's, not a
                 # potentially dangerous dog's): nothing to wait for, nothing to be late for
                 return True, []

@@ -84,7 +84,7 @@ def replay(j, row) -> CaseState:
                 at=at,
                 actor=entry["by"],
                 outcome=cleaned.get("outcome"),
-                events=j.events_of(entry["step"], at, cleaned),
+                events=j.events_of(entry["step"], at, cleaned, state),
                 inputs=cleaned,
             )
         )

@@ -341,15 +341,57 @@ def test_battle_lake_steps_carry_their_layer():
 def test_city_conditions_come_first_and_the_same_state_test_is_not_repeated():
     destroy = library().get("battle-lake-mn").step("destroy", dt.date(2024, 6, 1))
     opportunity = [c for c in destroy.requires if c.test == "any"]
-    # the city's two ((K): the destruction hearing, the declaration final); the state's hearing opportunity is
-    # the same test as the city's and is not repeated (347.56 asks no declaration, so adds no finality test)
+    # the city's two ((K): the Council's confirmation after the destruction hearing, the declaration final),
+    # then the state's floor: since (K) runs through (I)(4), its opportunity (the Council confirmed) is no longer
+    # the same test as 347.56's (the impartial officer determined destruction appropriate), so the state's is
+    # kept; 347.56 asks no declaration, so it adds no finality test
     assert [c.provision for c in opportunity] == [
         "battle-lake-mn:K.destroy",
         "battle-lake-mn:K.destroy",
+        "mn-statute:347.56",
     ]
-    # on a dog not declared, (K) does not reach the case: the state's conditions apply alone
-    alone = [c for c in destroy.requires_undeclared if c.test == "any"]
-    assert [c.provision for c in alone] == ["mn-statute:347.56"]
+    # the same test in both layers is written once, with the city's citation: the harm confirmed
+    confirmed = [c for c in destroy.requires if c.test == "confirmed"]
+    assert [c.provision for c in confirmed] == ["battle-lake-mn:K.destroy"]
+    # on a dog not declared, (K) does not reach the case: the state's step applies alone
+    alone = destroy.undeclared_step
+    assert alone.layers == ("mn-statute",) and alone.layer == "state"
+    assert [c.provision for c in alone.requires if c.test == "any"] == ["mn-statute:347.56"]
+
+
+def test_a_case_not_declared_runs_the_state_step_a_city_step_replaces_as_the_state_wrote_it():
+    j = library().get("battle-lake-mn")
+    undeclared = CaseState(None, dt.date(2024, 5, 1))
+    declared = CaseState("dangerous", dt.date(2024, 5, 1))
+    at = noon("2024-05-10")
+    # the state's notice of an intended destruction (347.56 names no contents), not (K)'s four elements
+    state_form = j.case_step("serve_destruction_notice", undeclared, at)
+    assert [i.id for i in state_form.inputs] == ["served_on", "incident", "method", "proof"]
+    assert state_form.documents == () and state_form.layer == "state"
+    city_form = j.case_step("serve_destruction_notice", declared, at)
+    assert "contents" in [i.id for i in city_form.inputs] and city_form.layer == "city+state"
+    # the state's hearing decision is the impartial officer's (347.56), recorded as the state records it: no
+    # (I)(4) recommendation to the Council
+    decide = j.case_step("decide_destruction", undeclared, at)
+    assert (
+        decide.records == ()
+        and decide.authority["dangerous"][0]["provision"] == "mn-statute:347.541.4.decided_by"
+    )
+    assert j.case_step("decide_destruction", declared, at).records == ("destruction_decision_issued",)
+    # who acts is the state's: the animal control authority serves the notice (the state's reading), not the
+    # city's animal control officer by (K)'s reading
+    assert state_form.roles == frozenset({"animal_control_authority"})
+    # the city-only (K) steps do not reach a dog never declared
+    listed = {v.step.id for v in j.available_steps(undeclared, Actor("x", frozenset()), at)}
+    assert (
+        not {
+            "record_destruction_notice_receipt",
+            "schedule_destruction_hearing",
+            "confirm_or_rescind_destruction",
+        }
+        & listed
+    )
+    assert {"serve_destruction_notice", "hold_destruction_hearing", "decide_destruction", "destroy"} <= listed
 
 
 def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_open_under_state_law():

@@ -23,7 +23,7 @@ def _take(j, state, actor, step_id, day, **inputs):
     verdict = j.check_step(step_id, state, actor, at, cleaned)
     assert verdict.allowed, (step_id, verdict.as_dict())
     taken = TakenStep(
-        step_id, at, actor.id, cleaned.get("outcome"), j.events_of(step_id, at, cleaned), cleaned
+        step_id, at, actor.id, cleaned.get("outcome"), j.events_of(step_id, at, cleaned, state), cleaned
     )
     return CaseState(
         cleaned.get("designation") or state.designation, state.incident_date, (*state.taken, taken)
@@ -84,7 +84,8 @@ def test_a_dog_never_declared_may_be_destroyed_under_347_56_in_every_city(jurisd
 
 
 def test_battle_lake_k_still_reaches_a_declared_dog_only_after_the_declaration_is_final():
-    # on a declared dog the city's (K) conditions are added to the state's, as before
+    # on a declared dog the city's (K) conditions are added to the state's, as before; (K)'s notice of the
+    # intended destruction now states its four elements, and its receipt starts the owner's 14 days too ((H))
     j = library().get("battle-lake-mn")
     officer = Actor("aco", j.pack_roles_for(["animal_control_officer"]))
     state = CaseState(None, dt.date(2024, 5, 1))
@@ -96,6 +97,8 @@ def test_battle_lake_k_still_reaches_a_declared_dog_only_after_the_declaration_i
         "serve_destruction_notice",
         "2024-05-10",
         served_on="2024-05-10",
+        contents="all",
+        received_on="2024-05-10",
         incident="a second attack",
         method="personal service",
     )

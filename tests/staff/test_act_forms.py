@@ -243,3 +243,36 @@ def test_the_form_shows_what_the_law_says_to_keep_in_mind(officer):
     assert "Keep in mind" in html
     assert "Service upon any owner is effective as to all owners." in html
     assert "(§ 90.15 (B)(2))" in html
+
+
+def test_the_destruction_notice_form_of_a_dog_never_declared_is_the_state_one_and_of_a_declared_dog_k(
+    officer,
+):
+    # § 90.15 (K) reaches "a dog that has previously been declared": a dog never declared is served the notice
+    # of Minn. Stat. 347.56 (no (K) contents checklist, no receipt date), a declared one (K)'s
+    undeclared = record_bite(officer)
+    form = client_for(officer).get(f"/cases/{undeclared.number}/act/serve_destruction_notice")
+    assert form.status_code == 200
+    ids = [f["id"] for f in form.context["fields"]]
+    assert ids == ["served_on", "incident", "method", "proof"]
+    response = client_for(officer).post(
+        f"/cases/{undeclared.number}/act/serve_destruction_notice",
+        {
+            "version": undeclared.version,
+            "in-served_on": timezone.localdate().isoformat(),
+            "in-incident": "mauled a child without provocation",
+            "in-method": "personal service",
+        },
+    )
+    assert response.status_code == 302
+    undeclared.refresh_from_db()
+    window = undeclared.obligations.get(deadline_id="owner.request_destruction_hearing")
+    # 14 days from the notice's date (347.56), not undetermined for want of (K)'s receipt (rolled past a
+    # weekend or holiday at most a few days)
+    today = timezone.localdate()
+    assert today + dt.timedelta(days=14) <= window.due_date <= today + dt.timedelta(days=18)
+    declared = record_bite(officer)
+    declare(declared, officer, designation="dangerous")
+    form = client_for(officer).get(f"/cases/{declared.number}/act/serve_destruction_notice")
+    ids = [f["id"] for f in form.context["fields"]]
+    assert "contents" in ids and "received_on" in ids

@@ -277,7 +277,8 @@ def act_form(request, number: str, step_id: str):
     require_writer(user)
     j = library().get(case.jurisdiction)
     now, today = now_and_today()
-    step = _find_step(j, step_id, today)
+    # the form this case runs: on a dog not declared, the state's 347.56 step where the city's names designations
+    step = _find_step(j, step_id, today).for_designation(case.designation or None)
     context: dict[str, Any] = {"case": case, "step": step, "errors": {}, "general_errors": [], "refusals": []}
     values: dict[str, Any] = {}
     version = case.version
