@@ -261,6 +261,7 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
         name=jur["name"],
         kind=kind,
         timezone=jur["timezone"],
+        case_prefix=jur["case_prefix"],
         source=_plain(jur["source"]),
         layer_over=jur.get("layer_over"),
         provisions=MappingProxyType(provisions),
@@ -349,9 +350,19 @@ class Library:
         )
         self.packs: dict[str, Pack] = {}
         folders = sorted(p for p in self.root.iterdir() if p.is_dir() and (p / "pack.yaml").exists())
+        prefixes: dict[str, Pack] = {}
         for folder in folders:
             pack = read_pack(folder, self.root, self.facts)
             self.packs[pack.id] = pack
+            other = prefixes.setdefault(pack.case_prefix, pack)
+            if other is not pack:
+                # two cities numbering cases alike would give two cases one number
+                raise PackError(
+                    pack.file,
+                    None,
+                    f"case_prefix {pack.case_prefix!r} is already the prefix of {other.id} ({other.file}); "
+                    "each pack's case and incident numbers need their own prefix",
+                )
         self.jurisdictions: dict[str, Jurisdiction] = {}
         for pack in self.packs.values():
             state = None

@@ -7,6 +7,7 @@ from typing import Any
 
 from .schema import (
     BOOL,
+    CASE_PREFIX,
     DATE,
     ID,
     INT,
@@ -513,6 +514,7 @@ PACK = Record(
                 "name": STR,
                 "kind": OneOf("state", "city"),
                 "timezone": STR,
+                "case_prefix": CASE_PREFIX,
                 "source": Record(required={"title": STR}, optional={"file": STR, "history": STR, "url": STR}),
             },
             optional={"layer_over": ID, "in_force": IN_FORCE, "short_name": STR, "floor_provision": ID},

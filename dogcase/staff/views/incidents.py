@@ -20,14 +20,26 @@ from dogcase.law import InputError, LawError, library
 from dogcase.staff import intake, queries
 from dogcase.staff.guards import may_record, staff_required
 from dogcase.staff.present import explained_classification
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
+from dogcase.staff.views.common import (
+    city_names,
+    clean_token,
+    installed,
+    new_form_token,
+    now_and_today,
+    sentence,
+)
 
 ROW_KINDS = ("dog", "victim", "witness")
 
 
+def _intake_cities(user) -> tuple[str, ...]:
+    """The user's cities whose law pack is installed: an incident is recorded under a city's law."""
+    return tuple(c for c in cities_of(user) if installed(c) is not None)
+
+
 def _require_intake(user) -> tuple[str, ...]:
     """The cities the user may record incidents in; 403 when none."""
-    cities = cities_of(user)
+    cities = _intake_cities(user)
     if not may_record(user) or not cities:
         raise PermissionDenied("Your role may not record incidents.")
     return cities
@@ -68,7 +80,7 @@ def _choices(user, cities) -> dict[str, Any]:
 
 def _form_context(request, data: intake.IntakeData, *, token: str, classification=None) -> dict[str, Any]:
     user = request.user
-    cities = cities_of(user)
+    cities = _intake_cities(user)
     vocabulary = _vocabulary(cities)
     conduct = vocabulary.facts.get("victim_conduct")
     dogs = data.dogs or [intake.DogRow(index=0)]
@@ -103,7 +115,7 @@ def _form_context(request, data: intake.IntakeData, *, token: str, classificatio
 
 def _classify(data: intake.IntakeData, user) -> dict[str, Any]:
     """What the facts entered so far support, under the law in force on the incident date."""
-    cities = cities_of(user)
+    cities = _intake_cities(user)
     jurisdiction = data.jurisdiction if data.jurisdiction in cities else cities[0]
     j = library().get(jurisdiction)
     facts, lines = intake.derive_facts(data, j.facts)
