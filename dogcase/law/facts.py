@@ -4,20 +4,57 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .errors import InputError
 from .model import FactDef
-from .schema import ID, INT, STR, ListOf, OneOf, Record, Where
+from .schema import ID, INT, STR, ListOf, MapOf, OneOf, Record, Where
 from .yamlsource import read_yaml
 
-_FACTS_LIST = ListOf(
-    Record(
-        required={"id": ID, "type": OneOf("bool", "enum", "set"), "question": STR},
-        optional={"values": ListOf(ID, min_items=1, unique=True)},
-    ),
-    min_items=1,
+FACT_ENTRY = Record(
+    required={"id": ID, "type": OneOf("bool", "enum", "set"), "question": STR},
+    optional={
+        "values": ListOf(ID, min_items=1, unique=True),
+        # plain-English words for the values, shown wherever a value is asked or shown
+        "labels": MapOf(STR),
+    },
 )
+_FACTS_LIST = ListOf(FACT_ENTRY, min_items=1)
+
+
+def check_labels(labels: Any, values: tuple[str, ...], fact_id: str, where: Where) -> dict[str, str]:
+    """A fact's `labels:` may name only its values; each label is one line of plain words."""
+    out: dict[str, str] = {}
+    for value, label in (labels or {}).items():
+        line = labels.line_of(value) if hasattr(labels, "line_of") else where.line
+        if value not in values:
+            raise (
+                where.at("labels", line)
+                .at(str(value), line)
+                .fail(f"{value!r} is not a value of fact {fact_id!r}; allowed: {', '.join(values) or 'none'}")
+            )
+        out[value] = " ".join(label.split())
+    return out
+
+
+def fact_from_entry(item: Any, where: Where) -> FactDef:
+    """One checked fact entry (facts.yaml or a pack's `facts:`) as a FactDef."""
+    values = tuple(item.get("values", ()))
+    if item["type"] in ("enum", "set") and not values:
+        raise where.fail(f"a {item['type']} fact needs its list of values")
+    if item["type"] == "bool" and values:
+        raise where.fail("a bool fact takes no values")
+    if item["type"] == "bool" and "labels" in item:
+        raise where.fail("a bool fact takes no labels (its values are yes and no)")
+    return FactDef(
+        id=item["id"],
+        type=item["type"],
+        question=" ".join(item["question"].split()),
+        values=frozenset(values),
+        ordered_values=values,
+        labels=MappingProxyType(check_labels(item.get("labels"), values, item["id"], where)),
+    )
 
 
 class FactVocabulary:
@@ -37,18 +74,7 @@ class FactVocabulary:
             where = Where(display, raw["facts"].line_of(index), f"facts[{index}]")
             if item["id"] in facts:
                 raise where.fail(f"fact {item['id']!r} is defined twice")
-            values = tuple(item.get("values", ()))
-            if item["type"] in ("enum", "set") and not values:
-                raise where.fail(f"a {item['type']} fact needs its list of values")
-            if item["type"] == "bool" and values:
-                raise where.fail("a bool fact takes no values")
-            facts[item["id"]] = FactDef(
-                id=item["id"],
-                type=item["type"],
-                question=" ".join(item["question"].split()),
-                values=frozenset(values),
-                ordered_values=values,
-            )
+            facts[item["id"]] = fact_from_entry(item, where)
         return cls(facts, display)
 
     # --- conditions in packs -------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -160,6 +161,16 @@ class FactDef:
     question: str
     values: frozenset[str] = frozenset()
     ordered_values: tuple[str, ...] = ()
+    # plain-English words for values (facts.yaml `labels:`); a value without one reads as its id in words
+    labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+
+    def label_of(self, value: str) -> str:
+        """The value in plain English: its label, or the id made readable (`private_other` -> "Private other")."""
+        label = self.labels.get(value)
+        if label:
+            return label
+        text = str(value).replace("_", " ").strip()
+        return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)
