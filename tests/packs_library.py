@@ -34,3 +34,22 @@ def use_library(monkeypatch, library: Library) -> Library:
     """Make the application read `library` instead of the shipped packs."""
     monkeypatch.setattr("dogcase.law.load_all", lambda root=None: library)
     return library
+
+
+def with_fact_values(vocabulary, fact_id: str, values: Mapping[str, str]):
+    """`vocabulary` with more values (and their labels) on one fact, as a pack's `fact_values:` adds them."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from dogcase.law.facts import FactVocabulary
+
+    fact = vocabulary.facts[fact_id]
+    ordered = fact.ordered_values + tuple(values)
+    facts = dict(vocabulary.facts)
+    facts[fact_id] = replace(
+        fact,
+        values=frozenset(ordered),
+        ordered_values=ordered,
+        labels=MappingProxyType({**fact.labels, **values}),
+    )
+    return FactVocabulary(facts, vocabulary.file)

@@ -22,6 +22,7 @@ from django.db.models.functions import Length
 from django.utils import timezone
 
 from dogcase.cases import files as file_store
+from dogcase.cases import vocabulary
 from dogcase.cases.access import (
     RECORD_KEEPERS,
     law_actor,
@@ -785,9 +786,9 @@ def record_incident(
         raise InvalidInput("occurred_at", "the incident cannot be in the future")
     if not place.strip():
         raise InvalidInput("place", "say where it happened")
-    _check_lengths(Incident, {"place": place})
-    if place_type not in Incident.PlaceType.values:
-        raise InvalidInput("place_type", f"must be one of {', '.join(Incident.PlaceType.values)}")
+    if problem := vocabulary.PLACE_TYPE.problem(j.facts, place_type):
+        raise InvalidInput("place_type", problem)
+    _check_lengths(Incident, {"place": place, "place_type": place_type})
     if kind not in Incident.Kind.values:
         raise InvalidInput("kind", f"must be one of {', '.join(Incident.Kind.values)}")
     if not dogs:
@@ -800,15 +801,14 @@ def record_incident(
     except InputError as exc:
         raise InvalidInput(exc.field, exc.rule) from None
     for index, victim in enumerate(victims):
-        if victim.get("kind") not in Victim.Kind.values:
-            raise InvalidInput(f"victims[{index}].kind", f"must be one of {', '.join(Victim.Kind.values)}")
-        if victim.get("injury") not in Victim.Injury.values:
-            raise InvalidInput(
-                f"victims[{index}].injury", f"must be one of {', '.join(Victim.Injury.values)}"
-            )
+        for name, field in (("kind", vocabulary.VICTIM_KIND), ("injury", vocabulary.INJURY)):
+            if problem := field.problem(j.facts, victim.get(name)):
+                raise InvalidInput(f"victims[{index}].{name}", problem)
         if not (victim.get("name") or "").strip():
             raise InvalidInput(f"victims[{index}].name", "name the person, or describe the animal")
-        _check_lengths(Victim, {k: victim.get(k) for k in ("name", "conduct")}, f"victims[{index}].")
+        _check_lengths(
+            Victim, {k: victim.get(k) for k in ("name", "conduct", "kind", "injury")}, f"victims[{index}]."
+        )
     for index, witness in enumerate(witnesses):
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")

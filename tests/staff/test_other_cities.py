@@ -4,9 +4,10 @@ whose pack is no longer installed is shown plainly instead of a server error."""
 import pytest
 from django.test import Client
 
+from dogcase.cases import acts
 from dogcase.cases.models import Case, CityAccess, Incident
 from dogcase.law.loader import Library
-from tests.packs_library import big_lake_pack, packs_folder, use_library
+from tests.packs_library import big_lake_pack, packs_folder, use_library, with_fact_values
 from tests.staff.conftest import BATTLE_LAKE, client_for, record_bite
 from tests.staff.test_intake import intake
 
@@ -90,3 +91,85 @@ def test_the_sweep_passes_over_a_case_whose_pack_is_not_installed(orphan_case, o
     record_bite(officer)  # a Battle Lake case, swept as usual
     report = acts.sweep().as_dict()
     assert (report["cases"], report["not_installed"]) == (1, 1)
+
+
+# --- a city's own values of a shared fact: vocabulary, not Django choices ----------------------------------
+
+
+@pytest.fixture
+def big_lake_disfigurement(with_big_lake):
+    """Big Lake's law adds an injury value the shared vocabulary lacks (a pack's `fact_values:`)."""
+    j = with_big_lake.get(BIG_LAKE)
+    j.facts = with_fact_values(j.facts, "injury", {"permanent_disfigurement": "Permanent disfigurement"})
+    return with_big_lake
+
+
+def test_a_city_injury_value_is_recorded_at_intake_without_a_migration(
+    big_lake_disfigurement, make_staff_user
+):
+    officer = make_staff_user("animal_control_officer", cities=(BATTLE_LAKE, BIG_LAKE))
+    client = client_for(officer)
+    form = client.get("/incidents/new/row/victim?index=0").content.decode()  # a victim block of the form
+    assert 'value="permanent_disfigurement"' in form
+    assert "Permanent disfigurement (Big Lake only)" in form
+
+    response = client.post(
+        "/incidents/new",
+        intake(jurisdiction=BIG_LAKE, **{"victim-0-injury": "permanent_disfigurement"}),
+    )
+
+    assert response.status_code == 302
+    incident = Incident.objects.get(jurisdiction=BIG_LAKE)
+    assert incident.victims.get().injury == "permanent_disfigurement"
+    assert incident.facts["injury"] == "permanent_disfigurement"  # what the classifier reads
+    page = client.get(f"/incidents/{incident.number}").content.decode()
+    assert "Permanent disfigurement" in page
+
+
+def test_a_value_the_citys_law_lacks_is_a_message_on_the_field(big_lake_disfigurement, make_staff_user):
+    officer = make_staff_user("animal_control_officer", cities=(BATTLE_LAKE, BIG_LAKE))
+    response = client_for(officer).post(
+        "/incidents/new",
+        intake(**{"victim-0-injury": "permanent_disfigurement"}),  # Battle Lake
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Choose how badly they were hurt. “Permanent disfigurement” is not one of this city&#x27;s" in html
+    assert not Incident.objects.exists()
+
+
+def test_the_act_refuses_a_value_outside_the_citys_vocabulary_naming_the_field(officer):
+    dog = acts.record_dog(jurisdiction=BATTLE_LAKE, actor=officer, owners=[], name="Rex")
+    with pytest.raises(acts.InvalidInput) as caught:
+        acts.record_incident(
+            jurisdiction=BATTLE_LAKE,
+            actor=officer,
+            occurred_at=acts.now(),
+            place="Main St",
+            place_type="public",
+            kind="bite",
+            dogs=[dog],
+            facts={},
+            victims=[{"kind": "human", "name": "Jo", "injury": "permanent_disfigurement"}],
+        )
+    assert caught.value.field == "victims[0].injury"
+    assert caught.value.rule.startswith("must be one of none, minor, substantial_bodily_harm")
+    with pytest.raises(acts.InvalidInput, match="place_type: must be one of public, private_other"):
+        acts.record_incident(
+            jurisdiction=BATTLE_LAKE,
+            actor=officer,
+            occurred_at=acts.now(),
+            place="Main St",
+            place_type="park",
+            kind="bite",
+            dogs=[dog],
+            facts={},
+        )
+
+
+def test_injury_place_and_victim_kind_columns_have_no_fixed_choices():
+    from dogcase.cases.models import Victim
+
+    for model, name in ((Incident, "place_type"), (Victim, "kind"), (Victim, "injury")):
+        field = model._meta.get_field(name)
+        assert not field.choices and field.max_length >= 30

@@ -11,7 +11,6 @@ from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
 from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.guards import in_cities, is_read_only, may_record, staff_required
-from dogcase.staff.intake import value_words
 from dogcase.staff.present import designation_label, history_rows, humanize
 from dogcase.staff.views.common import city_names, installed, not_installed
 
@@ -181,12 +180,13 @@ def incident_detail(request, number: str):
     vocabulary = j.facts.facts if j else {}
     for fact_id, value in incident.facts.items():
         fact = vocabulary.get(fact_id)
+        label_of = fact.label_of if fact is not None else humanize
         if isinstance(value, bool):
             words = "Yes" if value else "No"
         elif isinstance(value, list):
-            words = ", ".join(value_words(v) for v in value) or "None of these"
+            words = ", ".join(label_of(v) for v in value) or "None of these"
         else:
-            words = value_words(str(value))
+            words = label_of(str(value))
         facts.append({"id": fact_id, "question": fact.question if fact else fact_id, "words": words})
     cases = list(incident.cases.select_related("dog").order_by("number"))
     context = {
