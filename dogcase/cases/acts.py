@@ -48,6 +48,7 @@ from dogcase.cases.models import (
     Victim,
     Witness,
 )
+from dogcase.cases.record_facts import bites_on_a_person, record_facts
 from dogcase.law import CaseState, InputError, TakenStep, library
 
 # ------------------------------------------------------------------------------------------------ errors
@@ -800,6 +801,13 @@ def record_incident(
         parsed = j.facts.parse(dict(facts))
     except InputError as exc:
         raise InvalidInput(exc.field, exc.rule) from None
+    for name in parsed:
+        if j.facts.facts[name].from_record:
+            raise InvalidInput(
+                f"facts.{name}",
+                "comes from the dog's record (its earlier incidents and cases, and the prior history recorded "
+                "on the dog), not from the incident",
+            )
     for index, victim in enumerate(victims):
         for name, field in (("kind", vocabulary.VICTIM_KIND), ("injury", vocabulary.INJURY)):
             if problem := field.problem(j.facts, victim.get(name)):
@@ -958,7 +966,15 @@ def open_case(
         raise InvalidInput("dog", "the dog is not named in this incident")
     j = library().get(incident.jurisdiction)
     incident_date = timezone.localtime(incident.occurred_at).date()
-    classification = j.classify(incident.facts, incident_date).as_dict()
+    from_record = record_facts(
+        dog,
+        vocabulary=j.facts,
+        incident_day=incident_date,
+        bite_on_person_now=bites_on_a_person(incident),
+        exclude_incident=incident,
+    )
+    facts = {**j.facts.parse(dict(incident.facts)), **{f.fact: f.value for f in from_record}}
+    classification = j.classify(facts, incident_date).as_dict()
     at = at or now()
     with transaction.atomic():
         _lock()
@@ -992,6 +1008,7 @@ def open_case(
                 "incident": incident.pk,
                 "dog": dog.pk,
                 "classification": classification,
+                "record_facts": [f.as_dict() for f in from_record],
             },
             at=at,
             case=case,

@@ -133,6 +133,41 @@ class Dog(models.Model):
         return f"{self.name} ({' '.join(b for b in bits if b) or 'no description'}{born})"
 
 
+class PriorHistoryEntry(models.Model):
+    """What happened to a dog before dogcase, as the officer found it recorded elsewhere: a bite on a person, a
+    designation (and by whom), a notice of a designation served on the owner. With the dog's own incidents
+    and cases in dogcase, it is where the facts "from the dog's record" come from (cases/record_facts.py).
+    Recorded by `updates.record_prior_history`, audited; never changed or deleted."""
+
+    class What(models.TextChoices):
+        BITE = "bite_on_person", "Bit a person"
+        DESIGNATION = "designation", "Was declared (designated)"
+        NOTICE = "notice", "The owner was given notice of a designation"
+
+    dog = models.ForeignKey(Dog, on_delete=models.PROTECT, related_name="prior_history")
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    on = models.DateField("date")
+    what = models.CharField(max_length=20, choices=What.choices)
+    # for a designation or a notice: which designation (a designation id of the law packs)
+    designation = models.CharField(max_length=64, blank=True)
+    by_whom = models.CharField(
+        "by whom", max_length=200, blank=True, help_text="Who declared it, or who gave the notice"
+    )
+    source = models.CharField(
+        max_length=300, help_text="Where it is recorded: a report, a letter, a file number"
+    )
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["on", "id"]
+        verbose_name_plural = "prior history entries"
+
+    def __str__(self) -> str:
+        return f"{self.dog} {self.what} on {self.on}"
+
+
 class Ownership(models.Model):
     """A dog may have several owners; under § 90.15 service on one owner is effective for all."""
 

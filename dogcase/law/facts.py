@@ -9,7 +9,7 @@ from typing import Any
 
 from .errors import InputError
 from .model import FactDef
-from .schema import ID, INT, STR, ListOf, MapOf, OneOf, Record, Where
+from .schema import BOOL, ID, INT, STR, ListOf, MapOf, OneOf, Record, Where
 from .yamlsource import read_yaml
 
 FACT_ENTRY = Record(
@@ -18,6 +18,9 @@ FACT_ENTRY = Record(
         "values": ListOf(ID, min_items=1, unique=True),
         # plain-English words for the values, shown wherever a value is asked or shown
         "labels": MapOf(STR),
+        # computed by dogcase from the dog's own history (its earlier incidents and cases, and the prior
+        # history the officer records), never asked at intake
+        "from_record": BOOL,
     },
 )
 _FACTS_LIST = ListOf(FACT_ENTRY, min_items=1)
@@ -47,6 +50,8 @@ def fact_from_entry(item: Any, where: Where) -> FactDef:
         raise where.fail("a bool fact takes no values")
     if item["type"] == "bool" and "labels" in item:
         raise where.fail("a bool fact takes no labels (its values are yes and no)")
+    if item.get("from_record") and item["type"] != "bool":
+        raise where.fail("a fact from the dog's record is bool: the record shows it or does not")
     return FactDef(
         id=item["id"],
         type=item["type"],
@@ -54,6 +59,7 @@ def fact_from_entry(item: Any, where: Where) -> FactDef:
         values=frozenset(values),
         ordered_values=values,
         labels=MappingProxyType(check_labels(item.get("labels"), values, item["id"], where)),
+        from_record=item.get("from_record", False),
     )
 
 

@@ -163,6 +163,8 @@ class FactDef:
     ordered_values: tuple[str, ...] = ()
     # plain-English words for values (facts.yaml `labels:`); a value without one reads as its id in words
     labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    # computed from the dog's own history in dogcase (facts.yaml `from_record: true`), not asked at intake
+    from_record: bool = False
 
     def label_of(self, value: str) -> str:
         """The value in plain English: its label, or the id made readable (`private_other` -> "Private other")."""

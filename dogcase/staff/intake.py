@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from dogcase.cases.models import Dog, Incident, Premises
+from dogcase.cases.record_facts import PERSON, record_facts
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.staff.present import humanize
 
@@ -221,8 +222,8 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
         if row.name or row.contact or row.statement:
             data.witnesses.append(row)
     for fact in vocabulary.facts.values():
-        if fact.id in DERIVED_ONLY:
-            continue
+        if fact.id in DERIVED_ONLY or fact.from_record:
+            continue  # settled by the form's structured answers, or by the dog's record: never typed here
         name = f"fact-{fact.id}"
         if fact.type == "bool":
             raw = post.get(name, "")
@@ -370,7 +371,7 @@ def questions(
     """The explicit fact questions of the form, with the answers to re-show."""
     out = []
     for fact in vocabulary.facts.values():
-        if fact.id in DERIVED_ONLY:
+        if fact.id in DERIVED_ONLY or fact.from_record:
             continue
         raw = raw_answers.get(fact.id)
         item = {
@@ -394,3 +395,19 @@ def questions(
         }
         out.append(item)
     return out
+
+
+def record_lines(data: IntakeData, vocabulary, *, dogs: dict[int, Any], facts: dict[str, Any], day: dt.date):
+    """The facts from each dog's record (`cases/record_facts.py`) for the form to show — never asked — and,
+    when the incident names one dog, those facts to classify with (each dog's case reads its own record when
+    it is opened). `dogs` maps a row's index to the dog on record it names (absent: a dog new to dogcase)."""
+    bite_on_person = facts.get("bit") is True and any(v.kind == PERSON for v in data.victims)
+    rows = data.dogs or [DogRow(index=0)]
+    per_dog = []
+    for row in rows:
+        dog = dogs.get(row.index)
+        found = record_facts(dog, vocabulary=vocabulary, incident_day=day, bite_on_person_now=bite_on_person)
+        name = dog.name if dog is not None else (row.get("name") or "the new dog")
+        per_dog.append({"dog": name, "facts": found})
+    merged = {f.fact: f.value for f in per_dog[0]["facts"]} if len(per_dog) == 1 else {}
+    return per_dog, merged

@@ -201,7 +201,8 @@ def step_row(verdict, case: Case) -> dict[str, Any]:
 def _classification(events: list[Event]) -> dict | None:
     for e in events:
         if e.act == "open_case" and e.kind == Event.Kind.RECORD:
-            return explained_classification(e.data.get("classification"))
+            explained = explained_classification(e.data.get("classification"))
+            return explained and {**explained, "record_facts": e.data.get("record_facts", [])}
     return None
 
 

@@ -4,6 +4,7 @@ opens one case per dog."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
@@ -127,9 +128,23 @@ def _classify(data: intake.IntakeData, user) -> dict[str, Any]:
     facts, lines = intake.derive_facts(data, j.facts)
     _, today = now_and_today()
     on = data.occurred_at.astimezone(j.tz).date() if data.occurred_at else today
-    out: dict[str, Any] = {"lines": lines, "on": on, "dated_today": data.occurred_at is None, "city": j.name}
+    existing = {
+        row.index: int(row.existing) for row in data.dogs if row.existing and row.existing.isdecimal()
+    }
+    found = Dog.objects.filter(pk__in=existing.values(), jurisdiction=jurisdiction).in_bulk()
+    dogs = {index: found[pk] for index, pk in existing.items() if pk in found}
+    # with no incident date yet, the record as it stands: everything recorded up to today
+    record_day = on if data.occurred_at else today + dt.timedelta(days=1)
+    per_dog, from_record = intake.record_lines(data, j.facts, dogs=dogs, facts=facts, day=record_day)
+    out: dict[str, Any] = {
+        "lines": lines,
+        "record": per_dog,
+        "on": on,
+        "dated_today": data.occurred_at is None,
+        "city": j.name,
+    }
     try:
-        result = j.classify(j.facts.parse(facts), on).as_dict()
+        result = j.classify({**j.facts.parse(facts), **from_record}, on).as_dict()
     except (InputError, LawError) as exc:
         out["error"] = str(exc)
         return out
@@ -149,8 +164,11 @@ def new_incident(request):
             dog = Dog.objects.get(pk=dog_pk)
             data.jurisdiction = dog.jurisdiction
             data.dogs = [intake.DogRow(index=0, existing=str(dog.pk))]
+        classification = _classify(data, user) if data.dogs else None  # the chosen dog's record, at once
         return render(
-            request, "staff/incident_new.html", _form_context(request, data, token=new_form_token())
+            request,
+            "staff/incident_new.html",
+            _form_context(request, data, token=new_form_token(), classification=classification),
         )
 
     jurisdiction = (request.POST.get("jurisdiction") or "").strip()
