@@ -77,6 +77,24 @@ def test_law_check_validates_every_pack(capsys):
     assert answer["packs"]["tracy-mn"]["provisions"] > 0
 
 
+def test_law_check_refuses_two_packs_with_one_case_prefix(capsys, tmp_path, monkeypatch):
+    from dogcase.law.loader import Library
+    from tests.packs_library import big_lake_pack, packs_folder
+
+    folder = packs_folder(tmp_path / "packs", add={"big-lake-mn": big_lake_pack().replace("BG", "BL", 1)})
+    monkeypatch.setattr("dogcase.law.load_all", lambda root=None: Library(folder))
+
+    error = fails(capsys, "law", "check")
+
+    assert error["field"].endswith("big-lake-mn/pack.yaml") or error["field"].endswith(
+        "battle-lake-mn/pack.yaml"
+    )
+    assert "case_prefix 'BL'" in error["rule"]
+    assert (
+        "battle-lake-mn" in error["field"] + error["rule"] and "big-lake-mn" in error["field"] + error["rule"]
+    )
+
+
 def test_law_list_names_the_jurisdictions(capsys):
     answer = run(capsys, "law", "list")
 

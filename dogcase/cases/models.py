@@ -12,6 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from dogcase.cases import vocabulary
+
 
 class CityAccess(models.Model):
     """Which cities (jurisdiction ids) a staff user works for. Every record belongs to one city, and a user
@@ -170,16 +172,12 @@ class Incident(models.Model):
         KILL = "kill", "Killed an animal"
         OTHER = "other", "Other"
 
-    class PlaceType(models.TextChoices):
-        PUBLIC = "public", "Public place"
-        PRIVATE = "private_other", "Private property (not the owner's)"
-        OWNER = "owner_property", "The dog owner's property"
-
     jurisdiction = models.CharField(max_length=64, db_index=True)
     number = models.CharField(max_length=32, unique=True)
     occurred_at = models.DateTimeField()
     place = models.CharField(max_length=200)
-    place_type = models.CharField(max_length=20, choices=PlaceType.choices)
+    # a value of the law fact `place`, checked against the city's vocabulary (cases/vocabulary.py)
+    place_type = models.CharField(max_length=64)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     narrative = models.TextField(blank=True)
     # The law facts of the incident, validated against packs/facts.yaml; what the classifier reads.
@@ -194,29 +192,32 @@ class Incident(models.Model):
     def __str__(self) -> str:
         return f"{self.number} {self.get_kind_display().lower()} at {self.place}"
 
+    @property
+    def place_type_label(self) -> str:
+        return vocabulary.PLACE_TYPE.label(self.jurisdiction, self.place_type)
+
 
 class Victim(models.Model):
-    class Kind(models.TextChoices):
-        PERSON = "human", "Person"
-        ANIMAL = "domestic_animal", "Domestic animal"
-
-    class Injury(models.TextChoices):
-        NONE = "none", "No injury"
-        MINOR = "minor", "Bite or minor injury"
-        SUBSTANTIAL = "substantial_bodily_harm", "Substantial bodily harm"
-        GREAT = "great_bodily_harm", "Great bodily harm"
-        DEATH = "death", "Death"
-
+    # `kind` and `injury` hold values of the law facts `victim` and `injury`, checked against the city's
+    # vocabulary (cases/vocabulary.py): a city's own value needs its pack, not a migration.
     incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="victims")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    kind = models.CharField(max_length=64)
     name = models.CharField(max_length=200, help_text="The person's name, or the animal's kind and name")
-    injury = models.CharField(max_length=30, choices=Injury.choices)
+    injury = models.CharField(max_length=64)
     conduct = models.CharField(
         max_length=200, blank=True, help_text="Trespass, tort, teasing, a crime — as reported"
     )
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.get_injury_display().lower()})"
+        return f"{self.name} ({self.injury_label.lower()})"
+
+    @property
+    def kind_label(self) -> str:
+        return vocabulary.VICTIM_KIND.label(self.incident.jurisdiction, self.kind)
+
+    @property
+    def injury_label(self) -> str:
+        return vocabulary.INJURY.label(self.incident.jurisdiction, self.injury)
 
 
 class Witness(models.Model):

@@ -323,6 +323,7 @@ def read_pack(
         name=jur["name"],
         kind=kind,
         timezone=jur["timezone"],
+        case_prefix=jur["case_prefix"],
         source=_plain(jur["source"]),
         layer_over=jur.get("layer_over"),
         provisions=MappingProxyType(provisions),
@@ -472,6 +473,17 @@ class Library:
             pack = read_pack(folder, self.root, self.facts, state, raw)
             self.packs[pack.id] = pack
         self.packs = {p.id: p for p in sorted(self.packs.values(), key=lambda p: Path(p.folder).name)}
+        prefixes: dict[str, Pack] = {}
+        for pack in self.packs.values():
+            other = prefixes.setdefault(pack.case_prefix, pack)
+            if other is not pack:
+                # two cities numbering cases alike would give two cases one number
+                raise PackError(
+                    pack.file,
+                    None,
+                    f"case_prefix {pack.case_prefix!r} is already the prefix of {other.id} ({other.file}); "
+                    "each pack's case and incident numbers need their own prefix",
+                )
         self.jurisdictions: dict[str, Jurisdiction] = {}
         for pack in self.packs.values():
             state = self.packs.get(pack.layer_over or "") if pack.kind == "city" else None

@@ -213,6 +213,7 @@ class Pack:
     name: str
     kind: str
     timezone: str
+    case_prefix: str  # case and incident numbers start with it (BL-2026-0001); unique in a library
     source: MappingProxyType[str, Any]
     layer_over: str | None
     provisions: MappingProxyType[str, Provision]

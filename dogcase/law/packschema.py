@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from .facts import FACT_ENTRY
 from .schema import (
     BOOL,
+    CASE_PREFIX,
     DATE,
     ID,
     INT,
@@ -598,6 +599,7 @@ PACK = Record(
                 "name": STR,
                 "kind": OneOf("state", "city"),
                 "timezone": STR,
+                "case_prefix": CASE_PREFIX,
                 "source": Record(required={"title": STR}, optional={"file": STR, "history": STR, "url": STR}),
             },
             optional={"layer_over": ID, "in_force": IN_FORCE, "short_name": STR, "floor_provision": ID},

@@ -34,7 +34,15 @@ from dogcase.staff.present import (
 )
 from dogcase.staff.roles import ROLES_BY_GROUP
 from dogcase.staff.stepforms import FormProblem, fields_for, raw_values, read_inputs
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
+from dogcase.staff.views.common import (
+    city_names,
+    clean_token,
+    installed,
+    new_form_token,
+    not_installed,
+    now_and_today,
+    sentence,
+)
 
 
 def _case(user, number: str) -> Case:
@@ -201,13 +209,13 @@ def _classification(events: list[Event]) -> dict | None:
 def case_detail(request, number: str):
     user = request.user
     case = _case(user, number)
-    j = library().get(case.jurisdiction)
+    j = installed(case.jurisdiction)
     now, today = now_and_today()
     events = queries.case_events(case)
     state = acts.case_state(case, [e for e in events if e.kind in (Event.Kind.STEP, Event.Kind.CORRECTION)])
     read_only = is_read_only(user)
     steps = []
-    if case.status == Case.Status.OPEN:
+    if case.status == Case.Status.OPEN and j is not None:
         steps = [step_row(v, case) for v in j.available_steps(state, law_actor(user, case.jurisdiction), now)]
     open_obligations, closed_obligations = obligation_rows(case, today=today, now=now)
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
@@ -227,6 +235,7 @@ def case_detail(request, number: str):
         "read_only": read_only,
         "today": today,
         "custody": custody(state.events),
+        "not_installed": None if j else not_installed(case.jurisdiction),
     }
     return render(request, "staff/case_detail.html", context)
 
