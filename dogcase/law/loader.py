@@ -25,10 +25,10 @@ from .model import (
     Setting,
     Withdrawal,
 )
-from .packschema import EFFECTS, EVENTS, PACK, SERVICE_METHODS, VocabularyRef
+from .packschema import EFFECTS, EVENTS, PACK, READ_ONLY_STAFF_ROLES, SERVICE_METHODS, VocabularyRef
 from .procedure import parse_procedure
 from .schema import Where
-from .yamlsource import LineDict, read_yaml
+from .yamlsource import LineDict, LineList, read_yaml
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 FORMAT = 1
@@ -175,7 +175,14 @@ def read_pack(
                 vocabulary.check_condition(
                     when, Where(display, getattr(when, "line", vline), f"{where.path}.{effect_kind}.when")
                 )
+            element_lines: dict[str, int] = {}
+            if effect_kind == "notice":
+                elements = vraw["notice"]["elements"]
+                for i, element in enumerate(elements):
+                    line = elements.line_of(i) if isinstance(elements, LineList) else vline
+                    element_lines[element["id"]] = line or 0
             version = ProvisionVersion(
+                element_lines=MappingProxyType(element_lines),
                 text=" ".join(vraw["text"].split()),
                 in_force=_in_force(vraw.get("in_force"), default_in_force, vwhere),
                 effect_kind=effect_kind,
@@ -509,13 +516,13 @@ class Library:
                     if v.effect_kind == "authority":
                         used |= set(v.effect["roles"])
             for role in pack.roles.values():
-                if role.id in used and not role.staff:
+                if role.id in used and not set(role.staff) - set(READ_ONLY_STAFF_ROLES):
                     out.append(
                         {
                             "pack": pack.id,
                             "file": pack.file,
-                            "warning": f"role {role.id!r} ({role.label}) may act but no staff role acts as it "
-                            "(staff: [...]): nobody in the staff app can take those steps",
+                            "warning": f"role {role.id!r} ({role.label}) may act but no staff role that acts "
+                            f"maps to it (staff: {list(role.staff)}): nobody in the staff app can take its steps",
                         }
                     )
         return out

@@ -56,6 +56,9 @@ class ProvisionVersion:
     file: str = ""
     line: int = 0
     effect_line: int = 0
+    element_lines: MappingProxyType[str, int] = field(
+        default_factory=lambda: MappingProxyType({})
+    )  # a notice's elements: id -> line (errors about an element's `when:` name its line)
 
     @property
     def key(self) -> str:

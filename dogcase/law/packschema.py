@@ -134,6 +134,9 @@ STAFF_ROLES = (
     "auditor",
     "administrator",
 )
+# staff roles that never act (they read): a pack role acted only through them is acted by nobody
+# (dogcase.cases.access.READ_ONLY holds the same)
+READ_ONLY_STAFF_ROLES = ("auditor",)
 INPUT_KINDS = (
     "date",
     "datetime",

@@ -732,7 +732,7 @@ class ProcedureEngine:
                             element["when"],
                             Where(
                                 v.file,
-                                v.effect_line or v.line,
+                                v.element_lines.get(element["id"]) or v.effect_line or v.line,
                                 f"provision {v.id}.notice.elements[{index}].when",
                             ),
                             v.pack,
@@ -926,7 +926,7 @@ class ProcedureEngine:
                 self._check_def(d, all_steps)
         for versions in self._notices.values():
             for v in versions:
-                for index, element in enumerate(v.effect.get("elements") or ()):
+                for element in v.effect.get("elements") or ():
                     cond = self._element_conditions.get((id(v), element["id"]))
                     if cond is None:
                         continue
@@ -939,11 +939,13 @@ class ProcedureEngine:
                         if v.layer == "city" or defs[0].layer == "state"
                     }
 
-                    def fail(message: str, line: int | None = None, v=v, index=index) -> PackError:
+                    here = v.element_lines.get(element["id"]) or v.effect_line or v.line
+
+                    def fail(
+                        message: str, line: int | None = None, v=v, here=here, eid=element["id"]
+                    ) -> PackError:
                         return PackError(
-                            v.file,
-                            line or v.effect_line or v.line,
-                            f"provision {v.id}: notice element {index}: {message}",
+                            v.file, line or here, f"provision {v.id}: notice element {eid!r}: {message}"
                         )
 
                     for c in _walk((cond,)):
@@ -952,7 +954,7 @@ class ProcedureEngine:
                                 f"when: {c.test!r} reads a step's form; a notice element's condition reads the case "
                                 "(done, not_done, outcome, last, within, from, after, ground_of, prohibited)"
                             )
-                    self._check_condition(cond, visible, fail, v.effect_line or v.line)
+                    self._check_condition(cond, visible, fail, here)
 
     def _check_inputs_kept(self, state_def: StepDef, city_def: StepDef) -> None:
         """A city step that replaces a state step takes none of its inputs, but keeps its conditions (the

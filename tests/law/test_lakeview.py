@@ -249,7 +249,7 @@ def test_declare_serve_appeal_schedule_and_hold_the_hearing(j):
     state = take(
         j, state, "schedule_appeal_hearing", clerk, "2026-03-13", {"hearing_at": "2026-03-20T10:00:00-05:00"}
     )
-    administrator = staff(j, "administrator", name="administrator")
+    administrator = staff(j, "hearing_officer", name="administrator")
     assert not j.check_step(
         "hold_appeal_hearing", state, clerk, noon("2026-03-20"), {"held_on": "2026-03-20"}
     ).allowed

@@ -145,9 +145,16 @@ BROKEN_CITY = [
     pytest.param(
         "when: {done: seize_aggressive, ",
         "when: {done: impound_aggressive, ",
-        "      id: aggressive_declaration",
-        "notice element 2: condition refers to unknown step 'impound_aggressive'",
+        "impound_aggressive",
+        "notice element 'seized_dog': condition refers to unknown step 'impound_aggressive'",
         id="a notice element condition on an unknown step",
+    ),
+    pytest.param(
+        "when: {done: seize_aggressive, ",
+        "when: {confirmed: seized, ",
+        "confirmed: seized",
+        "when: 'confirmed' reads a step's form",
+        id="a notice element condition that reads a form",
     ),
     pytest.param(
         "      amounts:\n",
@@ -228,3 +235,37 @@ def test_a_state_pack_withdraws_nothing(tmp_path):
     )
     with pytest.raises(PackError, match="withdraws is for a city pack"):
         Library(folder)
+
+
+def test_a_state_pack_fact_reaches_its_cities(tmp_path):
+    from .invented_packs import CITY, STATE
+
+    folder = write_invented_packs(tmp_path / "packs")
+    state = STATE.replace(
+        "roles:\n",
+        "facts:\n  - {id: muzzled, type: bool, question: Was the dog muzzled?}\nroles:\n",
+        1,
+    )
+    city = CITY.replace(
+        "              - {any: [chased_or_approached, bit]}\n",
+        "              - {any: [chased_or_approached, bit]}\n              - {not: muzzled}\n",
+        1,
+    )
+    assert state != STATE and city != CITY
+    (folder / "north-state" / "pack.yaml").write_text(state, encoding="utf-8")
+    (folder / "south-city" / "pack.yaml").write_text(city, encoding="utf-8")
+    lib = Library(folder)
+    assert lib.get("south-city").facts.facts["muzzled"].pack == "north-state"
+    assert "muzzled" in lib.get("north-state").facts.facts
+    assert "muzzled" not in lib.facts.facts  # the shared vocabulary is untouched
+
+
+def test_law_check_warns_about_a_role_nobody_in_the_staff_app_acts_as(tmp_path):
+    folder = install_lakeview(tmp_path / "packs", shipped=("mn-statute",))
+    pack = folder / "lakeview-mn" / "pack.yaml"
+    text = pack.read_text(encoding="utf-8").replace(
+        "    staff: [police_officer]\n", "    staff: [auditor]\n", 1
+    )
+    pack.write_text(text, encoding="utf-8")
+    warnings = [w["warning"] for w in Library(folder).warnings() if w["pack"] == "lakeview-mn"]
+    assert any("role 'county_sheriff' (Lake County Sheriff) may act" in w for w in warnings)
