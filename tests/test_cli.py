@@ -174,3 +174,22 @@ def test_installed_console_script_runs():
 
     assert result.returncode == 0, result.stderr
     assert "tracy-mn" in {j["id"] for j in json.loads(result.stdout)}
+
+
+def test_law_check_warns_when_a_pack_has_no_table_tests(capsys, tmp_path):
+    from tests.law.lakeview import install_lakeview
+
+    folder = install_lakeview(tmp_path / "packs", shipped=("mn-statute",))
+    assert main(["law", "check", "--packs", str(folder)]) == 0
+    captured = capsys.readouterr()
+    answer = json.loads(captured.out)
+
+    assert answer["ok"] is True
+    assert set(answer["packs"]) == {"mn-statute", "lakeview-mn"}
+    assert [w["pack"] for w in answer["warnings"]] == ["lakeview-mn"]
+    assert "no cases.yaml" in answer["warnings"][0]["warning"]
+    assert "warning: packs/lakeview-mn/pack.yaml: no cases.yaml" in captured.err
+
+
+def test_law_check_of_the_shipped_packs_has_no_warning(capsys):
+    assert run(capsys, "law", "check")["warnings"] == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -82,6 +83,49 @@ class FactVocabulary:
                 raise where.fail(f"fact {item['id']!r} is defined twice")
             facts[item["id"]] = fact_from_entry(item, where)
         return cls(facts, display)
+
+    def extend(self, raw_facts: Any, raw_values: Any, top: Where, pack_id: str) -> FactVocabulary:
+        """This vocabulary with a pack's own facts (`facts:`) and its own values of shared enum or set facts
+        (`fact_values:`). A pack fact may not reuse the id of a fact it can already see."""
+        facts = dict(self.facts)
+        for index, item in enumerate(raw_facts or ()):
+            where = top.at("facts", top.line).at(index, raw_facts.line_of(index))
+            if item["id"] in facts:
+                known = facts[item["id"]]
+                origin = f"pack {known.pack}" if known.pack else self.file
+                raise where.at("id", item.line_of("id")).fail(
+                    f"fact {item['id']!r} is already a fact of {origin}: a pack's own fact needs its own id "
+                    "(to add values to it, use fact_values:)"
+                )
+            facts[item["id"]] = replace(fact_from_entry(item, where), pack=pack_id)
+        for index, item in enumerate(raw_values or ()):
+            where = top.at("fact_values", top.line).at(index, raw_values.line_of(index))
+            fact = facts.get(item["fact"])
+            if fact is None:
+                raise where.at("fact", item.line_of("fact")).fail(
+                    f"unknown fact {item['fact']!r}; fact_values adds values to a fact of {self.file} "
+                    "(or of this pack's facts:)"
+                )
+            if fact.type == "bool":
+                raise where.fail(f"fact {fact.id!r} is bool: only an enum or set fact takes more values")
+            new = tuple(item["values"])
+            taken = [v for v in new if v in fact.values]
+            if taken:
+                raise where.at("values", item.line_of("values")).fail(
+                    f"{taken[0]!r} is already a value of fact {fact.id!r}"
+                )
+            ordered = fact.ordered_values + new
+            labels = check_labels(item.get("labels"), new, fact.id, where)
+            facts[fact.id] = replace(
+                fact,
+                values=frozenset(ordered),
+                ordered_values=ordered,
+                labels=MappingProxyType({**fact.labels, **labels}),
+                added_values=MappingProxyType({**fact.added_values, **dict.fromkeys(new, pack_id)}),
+            )
+        if not raw_facts and not raw_values:
+            return self
+        return FactVocabulary(facts, f"{self.file} or the facts: of {pack_id}")
 
     # --- conditions in packs -------------------------------------------------------------------------
 

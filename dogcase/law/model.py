@@ -56,6 +56,9 @@ class ProvisionVersion:
     file: str = ""
     line: int = 0
     effect_line: int = 0
+    element_lines: MappingProxyType[str, int] = field(
+        default_factory=lambda: MappingProxyType({})
+    )  # a notice's elements: id -> line (errors about an element's `when:` name its line)
 
     @property
     def key(self) -> str:
@@ -165,6 +168,10 @@ class FactDef:
     labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     # computed from the dog's own history in dogcase (facts.yaml `from_record: true`), not asked at intake
     from_record: bool = False
+    pack: str | None = None  # the pack that declares the fact (`facts:`); None: the shared facts.yaml
+    added_values: Mapping[str, str] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False
+    )  # value -> the pack that added it to a shared fact (`fact_values:`)
 
     def label_of(self, value: str) -> str:
         """The value in plain English: its label, or the id made readable (`private_other` -> "Private other")."""
@@ -173,6 +180,36 @@ class FactDef:
             return label
         text = str(value).replace("_", " ").strip()
         return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceMethod:
+    """A way of serving a notice that a pack declares (`service_methods:`), beyond the shared vocabulary."""
+
+    id: str
+    label: str
+    pack: str
+    form_of: tuple[str, ...] = ()  # shared methods it is a form of (for the state floor comparison)
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """State steps (and deadlines) a city withdraws (`withdraws:`), with the provision that does it."""
+
+    pack: str
+    provision: str  # provision key
+    reason: str
+    steps: tuple[str, ...] = ()
+    deadlines: tuple[str, ...] = ()
+    for_: tuple[str, ...] | None = None  # the designations it is withdrawn for (None: every one)
+    file: str = ""
+    line: int = 0
+
+    def reaches(self, designations: tuple[str, ...] | None) -> bool:
+        """Does it withdraw for a step or deadline scoped to these designations (None: every designation)?"""
+        if self.for_ is None:
+            return True
+        return designations is not None and set(designations) <= set(self.for_)
 
 
 @dataclass(frozen=True)
@@ -198,6 +235,12 @@ class Pack:
     calendar_line: int | None = None
     floor_provision: str | None = None  # state packs: the provision that lets cities add restrictions
     procedure: tuple[Any, ...] = ()  # procedure.StepDef, in the order written
+    vocabulary: Any = None  # facts.FactVocabulary: the shared facts, the state pack's and this pack's
+    events: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))  # id -> words
+    service_methods: MappingProxyType[str, ServiceMethod] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    withdraws: tuple[Withdrawal, ...] = ()
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

@@ -109,7 +109,14 @@ def _layers(j, shown: dict, on: dt.date) -> list[dict]:
                 **p,
                 "anchor": f"p-{p['provision']}",
                 "effect_kind": kind,
-                "effect_line": effect_line(kind, effect, roles=roles, designations=designations),
+                "effect_line": effect_line(
+                    kind,
+                    effect,
+                    roles=roles,
+                    designations=designations,
+                    events=j.event_words,
+                    methods={m: j.service_method_label(m) for m in j.service_methods},
+                ),
                 "defects": [d.as_dict() for d in j.defects_for([p["provision"]], on)],
             }
             heading = p.get("heading")
