@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from dogcase.cases.models import Dog, Event, Incident, PriorHistoryEntry
 from dogcase.law import library
+from dogcase.law.facts import record_fact_kind
 
 PREVIOUSLY = "previously_"
 NOTICE_OF = "owner_had_notice_of_"
@@ -53,8 +54,9 @@ class RecordFact:
 
 
 def computable(fact_id: str) -> bool:
-    """Whether dogcase knows how to read this fact from a dog's record."""
-    return fact_id == SEPARATE_BITES or fact_id.startswith((PREVIOUSLY, NOTICE_OF))
+    """Whether dogcase knows how to read this fact from a dog's record (the loader refuses `from_record` on
+    any other)."""
+    return record_fact_kind(fact_id) is not None
 
 
 def _day(value) -> dt.date:

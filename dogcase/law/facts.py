@@ -42,6 +42,26 @@ def check_labels(labels: Any, values: tuple[str, ...], fact_id: str, where: Wher
     return out
 
 
+# The facts dogcase can read from a dog's own record (its earlier incidents and cases, and the prior history
+# recorded on it), by their names; the staff app computes them (dogcase/cases/record_facts.py).
+RECORD_FACT_NAMES = (
+    "bit_person_on_separate_occasions",
+    "previously_<designation>",
+    "owner_had_notice_of_<designation>",
+)
+
+
+def record_fact_kind(fact_id: str) -> str | None:
+    """How a fact marked `from_record` is read from the record: "separate_bites", "previously" (an earlier
+    declaration of the designation it names), "notice" (a notice of one served), or None (it cannot be)."""
+    if fact_id == "bit_person_on_separate_occasions":
+        return "separate_bites"
+    for prefix, kind in (("previously_", "previously"), ("owner_had_notice_of_", "notice")):
+        if fact_id.startswith(prefix) and len(fact_id) > len(prefix):
+            return kind
+    return None
+
+
 def fact_from_entry(item: Any, where: Where) -> FactDef:
     """One checked fact entry (facts.yaml or a pack's `facts:`) as a FactDef."""
     values = tuple(item.get("values", ()))
@@ -53,6 +73,11 @@ def fact_from_entry(item: Any, where: Where) -> FactDef:
         raise where.fail("a bool fact takes no labels (its values are yes and no)")
     if item.get("from_record") and item["type"] != "bool":
         raise where.fail("a fact from the dog's record is bool: the record shows it or does not")
+    if item.get("from_record") and record_fact_kind(item["id"]) is None:
+        raise where.fail(
+            f"dogcase cannot read {item['id']!r} from a dog's record; it reads "
+            f"{', '.join(RECORD_FACT_NAMES)} (ask it at intake instead: leave out from_record)"
+        )
     return FactDef(
         id=item["id"],
         type=item["type"],
