@@ -464,7 +464,7 @@ class Jurisdiction:
             "deadline": deadline_id,
             "who": plan.who,
             "kind": plan.kind,
-            "what": plan.what,
+            "what": plan.what_for(designation),
             "law": {
                 "as_of": on.isoformat() if on else None,
                 "rule": "each provision is read as in force on the day of the event that starts its time"
@@ -1124,6 +1124,18 @@ class _DeadlinePlan:
     notes: dict[tuple[str, ...], tuple[dict[str, Any], ...]]
     right: bool = False  # the owner's right (lapses unused), not a duty (overdue)
 
+    def what_for(self, designation: str | None) -> str:
+        """What is owed, in the words of a provision that sets it for this designation (the city's first):
+        Tracy's five business days to contest a vicious classification are not 347.541's hearing on a
+        dangerous declaration, though both set owner.request_hearing."""
+        if designation is None:
+            return self.what
+        reaching = [
+            s.version for s in self.steps if designation in (s.version.effect.get("for") or (designation,))
+        ]
+        chosen = next((v for v in reaching if v.layer == "city"), reaching[0] if reaching else None)
+        return chosen.effect["what"] if chosen is not None else self.what
+
 
 _VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
 
@@ -1278,7 +1290,7 @@ def _summary(r: DesignationResult, *, eligibility: bool = False) -> str:
         cites = "; ".join(rule.version.citation for rule in r.barred_by)
         return f"The dog may not be declared a {label}: an exemption applies ({cites})."
     if r.status == "undetermined":
-        return f"Not enough facts to say whether the dog is a {label}: {', '.join(r.missing)} needed."
+        return f"Not enough facts to say whether the dog is a {label}: {_still_needed(r.missing)}."
     return f"The facts do not meet any clause that defines a {label}."
 
 
@@ -1293,6 +1305,12 @@ def _designations_both(a, b) -> list[str] | None:
     return [d for d in a if d in b]
 
 
+def _still_needed(missing) -> str:
+    """How many answers are missing, in words: the facts themselves are listed with their questions."""
+    n = len(missing)
+    return "one more answer is needed" if n == 1 else f"{n} more answers are needed"
+
+
 def _eligibility_summary(r: DesignationResult) -> str:
     label = r.designation.label
     if r.status == "eligible":
@@ -1302,5 +1320,5 @@ def _eligibility_summary(r: DesignationResult) -> str:
         cites = "; ".join(rule.version.citation for rule in r.barred_by)
         return f"{label}: barred, an exemption applies ({cites})."
     if r.status == "undetermined":
-        return f"{label}: not enough facts to say: {', '.join(r.missing)} needed."
+        return f"{label}: not enough facts to say: {_still_needed(r.missing)}."
     return f"{label}: the facts meet no ground."

@@ -2239,7 +2239,7 @@ class _Context:
                     deadline_id=did,
                     who=plan.who,
                     kind=plan.kind,
-                    what=plan.what,
+                    what=plan.what_for(designation),
                     due=due,
                     status=status,
                     met_by=met_by,
