@@ -130,6 +130,24 @@ def test_law_check_validates_every_pack(capsys):
     assert answer["packs"]["tracy-mn"]["provisions"] > 0
 
 
+def test_law_check_refuses_two_packs_with_one_case_prefix(capsys, tmp_path, monkeypatch):
+    from dogcase.law.loader import Library
+    from tests.packs_library import big_lake_pack, packs_folder
+
+    folder = packs_folder(tmp_path / "packs", add={"big-lake-mn": big_lake_pack().replace("BG", "BL", 1)})
+    monkeypatch.setattr("dogcase.law.load_all", lambda root=None: Library(folder))
+
+    error = fails(capsys, "law", "check")
+
+    assert error["field"].endswith("big-lake-mn/pack.yaml") or error["field"].endswith(
+        "battle-lake-mn/pack.yaml"
+    )
+    assert "case_prefix 'BL'" in error["rule"]
+    assert (
+        "battle-lake-mn" in error["field"] + error["rule"] and "big-lake-mn" in error["field"] + error["rule"]
+    )
+
+
 def test_law_list_names_the_jurisdictions(capsys):
     answer = run(capsys, "law", "list")
 
@@ -209,3 +227,22 @@ def test_installed_console_script_runs():
 
     assert result.returncode == 0, result.stderr
     assert "tracy-mn" in {j["id"] for j in json.loads(result.stdout)}
+
+
+def test_law_check_warns_when_a_pack_has_no_table_tests(capsys, tmp_path):
+    from tests.law.lakeview import install_lakeview
+
+    folder = install_lakeview(tmp_path / "packs", shipped=("mn-statute",))
+    assert main(["law", "check", "--packs", str(folder)]) == 0
+    captured = capsys.readouterr()
+    answer = json.loads(captured.out)
+
+    assert answer["ok"] is True
+    assert set(answer["packs"]) == {"mn-statute", "lakeview-mn"}
+    assert [w["pack"] for w in answer["warnings"]] == ["lakeview-mn"]
+    assert "no cases.yaml" in answer["warnings"][0]["warning"]
+    assert "warning: packs/lakeview-mn/pack.yaml: no cases.yaml" in captured.err
+
+
+def test_law_check_of_the_shipped_packs_has_no_warning(capsys):
+    assert run(capsys, "law", "check")["warnings"] == []

@@ -144,7 +144,7 @@ def list_cases(request, status: str | None = None, q: str | None = None):
 
 @router.get(
     "/cases/{number}",
-    response={200: CaseDetailOut, 404: ErrorOut},
+    response={200: CaseDetailOut, 404: ErrorOut, 503: ErrorOut},
     summary="A case: its obligations, timeline and the steps you may take",
     description=STAFF,
 )
@@ -153,7 +153,9 @@ def get_case(request, number: str):
         case = _get_case(request, number)
     except LookupError:
         return _error(404, "number", "no such case in your cities")
-    j = library().get(case.jurisdiction)
+    j = library().jurisdictions.get(case.jurisdiction)
+    if j is None:  # the case's pack was removed or renamed: its law cannot be read
+        return _error(503, "jurisdiction", f"law pack {case.jurisdiction} is not installed")
     now = timezone.now()
     state = acts.case_state(case)
     steps = [

@@ -18,9 +18,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models.functions import Length
 from django.utils import timezone
 
 from dogcase.cases import files as file_store
+from dogcase.cases import vocabulary
 from dogcase.cases.access import (
     RECORD_KEEPERS,
     law_actor,
@@ -46,6 +48,7 @@ from dogcase.cases.models import (
     Victim,
     Witness,
 )
+from dogcase.cases.record_facts import bites_on_a_person, record_facts
 from dogcase.law import CaseState, InputError, TakenStep, library
 
 # ------------------------------------------------------------------------------------------------ errors
@@ -793,9 +796,9 @@ def record_incident(
         raise InvalidInput("occurred_at", "the incident cannot be in the future")
     if not place.strip():
         raise InvalidInput("place", "say where it happened")
-    _check_lengths(Incident, {"place": place})
-    if place_type not in Incident.PlaceType.values:
-        raise InvalidInput("place_type", f"must be one of {', '.join(Incident.PlaceType.values)}")
+    if problem := vocabulary.PLACE_TYPE.problem(j.facts, place_type):
+        raise InvalidInput("place_type", problem)
+    _check_lengths(Incident, {"place": place, "place_type": place_type})
     if kind not in Incident.Kind.values:
         raise InvalidInput("kind", f"must be one of {', '.join(Incident.Kind.values)}")
     if not dogs:
@@ -807,16 +810,22 @@ def record_incident(
         parsed = j.facts.parse(dict(facts))
     except InputError as exc:
         raise InvalidInput(exc.field, exc.rule) from None
-    for index, victim in enumerate(victims):
-        if victim.get("kind") not in Victim.Kind.values:
-            raise InvalidInput(f"victims[{index}].kind", f"must be one of {', '.join(Victim.Kind.values)}")
-        if victim.get("injury") not in Victim.Injury.values:
+    for name in parsed:
+        if j.facts.facts[name].from_record:
             raise InvalidInput(
-                f"victims[{index}].injury", f"must be one of {', '.join(Victim.Injury.values)}"
+                f"facts.{name}",
+                "comes from the dog's record (its earlier incidents and cases, and the prior history recorded "
+                "on the dog), not from the incident",
             )
+    for index, victim in enumerate(victims):
+        for name, field in (("kind", vocabulary.VICTIM_KIND), ("injury", vocabulary.INJURY)):
+            if problem := field.problem(j.facts, victim.get(name)):
+                raise InvalidInput(f"victims[{index}].{name}", problem)
         if not (victim.get("name") or "").strip():
             raise InvalidInput(f"victims[{index}].name", "name the person, or describe the animal")
-        _check_lengths(Victim, {k: victim.get(k) for k in ("name", "conduct")}, f"victims[{index}].")
+        _check_lengths(
+            Victim, {k: victim.get(k) for k in ("name", "conduct", "kind", "injury")}, f"victims[{index}]."
+        )
     for index, witness in enumerate(witnesses):
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
@@ -826,13 +835,9 @@ def record_incident(
         replay = _replayed(idempotency_key, actor=actor, act="record_incident")
         if replay is not None:
             return Incident.objects.get(pk=replay.data["id"])
-        year = timezone.localtime(at).year
-        count = Incident.objects.filter(
-            jurisdiction=jurisdiction, number__startswith=f"{_prefix(j)}-I{year}-"
-        ).count()
         incident = Incident.objects.create(
             jurisdiction=jurisdiction,
-            number=f"{_prefix(j)}-I{year}-{count + 1:04d}",
+            number=_next_number(Incident, f"{j.pack.case_prefix}-I{timezone.localtime(at).year}-"),
             occurred_at=occurred_at,
             place=place,
             place_type=place_type,
@@ -940,9 +945,19 @@ def add_to_incident(
     return incident
 
 
-def _prefix(j) -> str:
-    words = [w for w in j.id.split("-") if w != "mn"]
-    return "".join(w[0] for w in words).upper() or "X"
+def _next_number(model, stem: str) -> str:
+    """The next number after `stem` ("BL-2026-"): one past the highest already given, whichever jurisdiction
+    id holds it (a pack renamed keeps its prefix, and its old numbers are not given again). Runs under the
+    chain lock, so two acts never draw the same number."""
+    last = (
+        model.objects.filter(number__startswith=stem)
+        .annotate(width=Length("number"))
+        .order_by("-width", "-number")  # BL-2026-10000 after BL-2026-9999
+        .values_list("number", flat=True)
+        .first()
+    )
+    tail = last.removeprefix(stem) if last else "0"
+    return f"{stem}{(int(tail) if tail.isdecimal() else 0) + 1:04d}"
 
 
 def open_case(
@@ -960,7 +975,15 @@ def open_case(
         raise InvalidInput("dog", "the dog is not named in this incident")
     j = library().get(incident.jurisdiction)
     incident_date = timezone.localtime(incident.occurred_at).date()
-    classification = j.classify(incident.facts, incident_date).as_dict()
+    from_record = record_facts(
+        dog,
+        vocabulary=j.facts,
+        incident_day=incident_date,
+        bite_on_person_now=bites_on_a_person(incident),
+        exclude_incident=incident,
+    )
+    facts = {**j.facts.parse(dict(incident.facts)), **{f.fact: f.value for f in from_record}}
+    classification = j.classify(facts, incident_date).as_dict()
     at = at or now()
     with transaction.atomic():
         _lock()
@@ -969,13 +992,9 @@ def open_case(
             return Case.objects.get(pk=replay.data["id"])
         if Case.objects.filter(incident=incident, dog=dog, status=Case.Status.OPEN).exists():
             raise InvalidInput("dog", f"{dog} already has an open case for this incident")
-        year = timezone.localtime(at).year
-        count = Case.objects.filter(
-            jurisdiction=incident.jurisdiction, number__startswith=f"{_prefix(j)}-{year}-"
-        ).count()
         case = Case.objects.create(
             jurisdiction=incident.jurisdiction,
-            number=f"{_prefix(j)}-{year}-{count + 1:04d}",
+            number=_next_number(Case, f"{j.pack.case_prefix}-{timezone.localtime(at).year}-"),
             dog=dog,
             incident=incident,
             opened_at=at,
@@ -998,6 +1017,7 @@ def open_case(
                 "incident": incident.pk,
                 "dog": dog.pk,
                 "classification": classification,
+                "record_facts": [f.as_dict() for f in from_record],
             },
             at=at,
             case=case,
@@ -1016,6 +1036,8 @@ class SweepReport:
     overdue: int = 0
     tasks_raised: int = 0
     changes: int = 0
+    # open cases of a city whose law pack is no longer installed: no clock can be computed for them
+    not_installed: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -1023,6 +1045,7 @@ class SweepReport:
             "overdue": self.overdue,
             "tasks_raised": self.tasks_raised,
             "changes": self.changes,
+            "not_installed": self.not_installed,
         }
 
 
@@ -1035,6 +1058,9 @@ def sweep(*, at: dt.datetime | None = None, jurisdiction: str | None = None) -> 
     cases = Case.objects.filter(status=Case.Status.OPEN).select_related("incident").order_by("pk")
     if jurisdiction:
         cases = cases.filter(jurisdiction=jurisdiction)
+    installed = list(library().jurisdictions)
+    report.not_installed = cases.exclude(jurisdiction__in=installed).count()
+    cases = cases.filter(jurisdiction__in=installed)
     for case in cases.iterator(chunk_size=200):
         report.cases += 1
         with transaction.atomic():

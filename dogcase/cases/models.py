@@ -12,6 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from dogcase.cases import vocabulary
+
 
 class CityAccess(models.Model):
     """Which cities (jurisdiction ids) a staff user works for. Every record belongs to one city, and a user
@@ -131,6 +133,41 @@ class Dog(models.Model):
         return f"{self.name} ({' '.join(b for b in bits if b) or 'no description'}{born})"
 
 
+class PriorHistoryEntry(models.Model):
+    """What happened to a dog before dogcase, as the officer found it recorded elsewhere: a bite on a person, a
+    designation (and by whom), a notice of a designation served on the owner. With the dog's own incidents
+    and cases in dogcase, it is where the facts "from the dog's record" come from (cases/record_facts.py).
+    Recorded by `updates.record_prior_history`, audited; never changed or deleted."""
+
+    class What(models.TextChoices):
+        BITE = "bite_on_person", "Bit a person"
+        DESIGNATION = "designation", "Was declared (designated)"
+        NOTICE = "notice", "The owner was given notice of a designation"
+
+    dog = models.ForeignKey(Dog, on_delete=models.PROTECT, related_name="prior_history")
+    jurisdiction = models.CharField(max_length=64, db_index=True)
+    on = models.DateField("date")
+    what = models.CharField(max_length=20, choices=What.choices)
+    # for a designation or a notice: which designation (a designation id of the law packs)
+    designation = models.CharField(max_length=64, blank=True)
+    by_whom = models.CharField(
+        "by whom", max_length=200, blank=True, help_text="Who declared it, or who gave the notice"
+    )
+    source = models.CharField(
+        max_length=300, help_text="Where it is recorded: a report, a letter, a file number"
+    )
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["on", "id"]
+        verbose_name_plural = "prior history entries"
+
+    def __str__(self) -> str:
+        return f"{self.dog} {self.what} on {self.on}"
+
+
 class Ownership(models.Model):
     """A dog may have several owners; under § 90.15 service on one owner is effective for all."""
 
@@ -170,16 +207,12 @@ class Incident(models.Model):
         KILL = "kill", "Killed an animal"
         OTHER = "other", "Other"
 
-    class PlaceType(models.TextChoices):
-        PUBLIC = "public", "Public place"
-        PRIVATE = "private_other", "Private property (not the owner's)"
-        OWNER = "owner_property", "The dog owner's property"
-
     jurisdiction = models.CharField(max_length=64, db_index=True)
     number = models.CharField(max_length=32, unique=True)
     occurred_at = models.DateTimeField()
     place = models.CharField(max_length=200)
-    place_type = models.CharField(max_length=20, choices=PlaceType.choices)
+    # a value of the law fact `place`, checked against the city's vocabulary (cases/vocabulary.py)
+    place_type = models.CharField(max_length=64)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     narrative = models.TextField(blank=True)
     # The law facts of the incident, validated against packs/facts.yaml; what the classifier reads.
@@ -194,29 +227,32 @@ class Incident(models.Model):
     def __str__(self) -> str:
         return f"{self.number} {self.get_kind_display().lower()} at {self.place}"
 
+    @property
+    def place_type_label(self) -> str:
+        return vocabulary.PLACE_TYPE.label(self.jurisdiction, self.place_type)
+
 
 class Victim(models.Model):
-    class Kind(models.TextChoices):
-        PERSON = "human", "Person"
-        ANIMAL = "domestic_animal", "Domestic animal"
-
-    class Injury(models.TextChoices):
-        NONE = "none", "No injury"
-        MINOR = "minor", "Bite or minor injury"
-        SUBSTANTIAL = "substantial_bodily_harm", "Substantial bodily harm"
-        GREAT = "great_bodily_harm", "Great bodily harm"
-        DEATH = "death", "Death"
-
+    # `kind` and `injury` hold values of the law facts `victim` and `injury`, checked against the city's
+    # vocabulary (cases/vocabulary.py): a city's own value needs its pack, not a migration.
     incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="victims")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    kind = models.CharField(max_length=64)
     name = models.CharField(max_length=200, help_text="The person's name, or the animal's kind and name")
-    injury = models.CharField(max_length=30, choices=Injury.choices)
+    injury = models.CharField(max_length=64)
     conduct = models.CharField(
         max_length=200, blank=True, help_text="Trespass, tort, teasing, a crime — as reported"
     )
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.get_injury_display().lower()})"
+        return f"{self.name} ({self.injury_label.lower()})"
+
+    @property
+    def kind_label(self) -> str:
+        return vocabulary.VICTIM_KIND.label(self.incident.jurisdiction, self.kind)
+
+    @property
+    def injury_label(self) -> str:
+        return vocabulary.INJURY.label(self.incident.jurisdiction, self.injury)
 
 
 class Witness(models.Model):

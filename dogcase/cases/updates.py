@@ -25,9 +25,12 @@ from dogcase.cases.acts import (
     _check_lengths,
     _lock,
     _record_event,
+    _replayed,
     now,
 )
-from dogcase.cases.models import Case, Dog, Ownership, Person, Premises
+from dogcase.cases.models import Case, Dog, Ownership, Person, Premises, PriorHistoryEntry
+from dogcase.cases.record_facts import designation_words, prior_designations
+from dogcase.law import library
 
 PREMISES_FIELDS = ("street", "unit", "city_name", "postal_code", "tenure")
 
@@ -267,3 +270,74 @@ def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, a
             at=at,
         )
     return ownership
+
+
+def record_prior_history(
+    dog: Dog,
+    *,
+    actor,
+    on: dt.date,
+    what: str,
+    source: str,
+    designation: str = "",
+    by_whom: str = "",
+    note: str = "",
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> PriorHistoryEntry:
+    """Record what happened to the dog before dogcase, as found recorded elsewhere: a bite on a person, a
+    designation (and by whom), a notice of a designation served on the owner — with where it is recorded. The
+    facts from the dog's record read it (cases/record_facts.py); kept, never changed."""
+    require_record_keeper(actor, dog.jurisdiction)
+    at = at or now()
+    if what not in PriorHistoryEntry.What.values:
+        raise InvalidInput("what", f"must be one of {', '.join(PriorHistoryEntry.What.values)}")
+    if not isinstance(on, dt.date) or isinstance(on, dt.datetime):
+        raise InvalidInput("on", "give the date it happened")
+    if on > timezone.localtime(at).date():
+        raise InvalidInput("on", "cannot be in the future")
+    source = (source or "").strip()
+    if len(source) < 3:
+        raise InvalidInput("source", "say where it is recorded (a report, a letter, a file number)")
+    by_whom, note = (by_whom or "").strip(), (note or "").strip()
+    allowed = dict(prior_designations(library().get(dog.jurisdiction).facts))
+    if what == PriorHistoryEntry.What.BITE:
+        if designation:
+            raise InvalidInput("designation", "a bite names no designation")
+    elif designation not in allowed:
+        raise InvalidInput("designation", f"must be one of {', '.join(allowed)}")
+    if what == PriorHistoryEntry.What.DESIGNATION and not by_whom:
+        raise InvalidInput("by_whom", "say who declared it (e.g. the city or county and its officer)")
+    fields = {"designation": designation, "by_whom": by_whom, "source": source}
+    _check_lengths(PriorHistoryEntry, fields)
+    with transaction.atomic():
+        _lock()
+        replay = _replayed(idempotency_key, actor=actor, act="record_prior_history")
+        if replay is not None:
+            return PriorHistoryEntry.objects.get(pk=replay.data["id"])
+        entry = PriorHistoryEntry.objects.create(
+            dog=dog,
+            jurisdiction=dog.jurisdiction,
+            on=on,
+            what=what,
+            note=note,
+            recorded_by=actor,
+            recorded_at=at,
+            **fields,
+        )
+        words = {
+            PriorHistoryEntry.What.BITE: "bit a person",
+            PriorHistoryEntry.What.DESIGNATION: f"declared {designation_words(designation)} by {by_whom}",
+            PriorHistoryEntry.What.NOTICE: f"owner given notice of the {designation_words(designation)} "
+            "designation" + (f" by {by_whom}" if by_whom else ""),
+        }[what]
+        _record_event(
+            actor=actor,
+            jurisdiction=dog.jurisdiction,
+            act="record_prior_history",
+            summary=f"Prior history of {dog.name} (before dogcase): {words} on {on} — source: {source}"[:500],
+            data={"dog": dog.pk, "id": entry.pk, "on": on, "what": what, "note": note, **fields},
+            at=at,
+            key=idempotency_key,
+        )
+    return entry

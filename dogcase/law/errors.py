@@ -29,6 +29,7 @@ class InputError(LawError):
 
 class UnknownJurisdiction(InputError):
     def __init__(self, jurisdiction: str, known: list[str]) -> None:
+        self.jurisdiction = jurisdiction
         super().__init__(
             "jurisdiction",
             f"unknown jurisdiction {jurisdiction!r}; known: {', '.join(sorted(known))}",

@@ -3,21 +3,90 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .errors import InputError
 from .model import FactDef
-from .schema import ID, INT, STR, ListOf, OneOf, Record, Where
+from .schema import BOOL, ID, INT, STR, ListOf, MapOf, OneOf, Record, Where
 from .yamlsource import read_yaml
 
-_FACTS_LIST = ListOf(
-    Record(
-        required={"id": ID, "type": OneOf("bool", "enum", "set"), "question": STR},
-        optional={"values": ListOf(ID, min_items=1, unique=True)},
-    ),
-    min_items=1,
+FACT_ENTRY = Record(
+    required={"id": ID, "type": OneOf("bool", "enum", "set"), "question": STR},
+    optional={
+        "values": ListOf(ID, min_items=1, unique=True),
+        # plain-English words for the values, shown wherever a value is asked or shown
+        "labels": MapOf(STR),
+        # computed by dogcase from the dog's own history (its earlier incidents and cases, and the prior
+        # history the officer records), never asked at intake
+        "from_record": BOOL,
+    },
 )
+_FACTS_LIST = ListOf(FACT_ENTRY, min_items=1)
+
+
+def check_labels(labels: Any, values: tuple[str, ...], fact_id: str, where: Where) -> dict[str, str]:
+    """A fact's `labels:` may name only its values; each label is one line of plain words."""
+    out: dict[str, str] = {}
+    for value, label in (labels or {}).items():
+        line = labels.line_of(value) if hasattr(labels, "line_of") else where.line
+        if value not in values:
+            raise (
+                where.at("labels", line)
+                .at(str(value), line)
+                .fail(f"{value!r} is not a value of fact {fact_id!r}; allowed: {', '.join(values) or 'none'}")
+            )
+        out[value] = " ".join(label.split())
+    return out
+
+
+# The facts dogcase can read from a dog's own record (its earlier incidents and cases, and the prior history
+# recorded on it), by their names; the staff app computes them (dogcase/cases/record_facts.py).
+RECORD_FACT_NAMES = (
+    "bit_person_on_separate_occasions",
+    "previously_<designation>",
+    "owner_had_notice_of_<designation>",
+)
+
+
+def record_fact_kind(fact_id: str) -> str | None:
+    """How a fact marked `from_record` is read from the record: "separate_bites", "previously" (an earlier
+    declaration of the designation it names), "notice" (a notice of one served), or None (it cannot be)."""
+    if fact_id == "bit_person_on_separate_occasions":
+        return "separate_bites"
+    for prefix, kind in (("previously_", "previously"), ("owner_had_notice_of_", "notice")):
+        if fact_id.startswith(prefix) and len(fact_id) > len(prefix):
+            return kind
+    return None
+
+
+def fact_from_entry(item: Any, where: Where) -> FactDef:
+    """One checked fact entry (facts.yaml or a pack's `facts:`) as a FactDef."""
+    values = tuple(item.get("values", ()))
+    if item["type"] in ("enum", "set") and not values:
+        raise where.fail(f"a {item['type']} fact needs its list of values")
+    if item["type"] == "bool" and values:
+        raise where.fail("a bool fact takes no values")
+    if item["type"] == "bool" and "labels" in item:
+        raise where.fail("a bool fact takes no labels (its values are yes and no)")
+    if item.get("from_record") and item["type"] != "bool":
+        raise where.fail("a fact from the dog's record is bool: the record shows it or does not")
+    if item.get("from_record") and record_fact_kind(item["id"]) is None:
+        raise where.fail(
+            f"dogcase cannot read {item['id']!r} from a dog's record; it reads "
+            f"{', '.join(RECORD_FACT_NAMES)} (ask it at intake instead: leave out from_record)"
+        )
+    return FactDef(
+        id=item["id"],
+        type=item["type"],
+        question=" ".join(item["question"].split()),
+        values=frozenset(values),
+        ordered_values=values,
+        labels=MappingProxyType(check_labels(item.get("labels"), values, item["id"], where)),
+        from_record=item.get("from_record", False),
+    )
 
 
 class FactVocabulary:
@@ -37,19 +106,51 @@ class FactVocabulary:
             where = Where(display, raw["facts"].line_of(index), f"facts[{index}]")
             if item["id"] in facts:
                 raise where.fail(f"fact {item['id']!r} is defined twice")
-            values = tuple(item.get("values", ()))
-            if item["type"] in ("enum", "set") and not values:
-                raise where.fail(f"a {item['type']} fact needs its list of values")
-            if item["type"] == "bool" and values:
-                raise where.fail("a bool fact takes no values")
-            facts[item["id"]] = FactDef(
-                id=item["id"],
-                type=item["type"],
-                question=" ".join(item["question"].split()),
-                values=frozenset(values),
-                ordered_values=values,
-            )
+            facts[item["id"]] = fact_from_entry(item, where)
         return cls(facts, display)
+
+    def extend(self, raw_facts: Any, raw_values: Any, top: Where, pack_id: str) -> FactVocabulary:
+        """This vocabulary with a pack's own facts (`facts:`) and its own values of shared enum or set facts
+        (`fact_values:`). A pack fact may not reuse the id of a fact it can already see."""
+        facts = dict(self.facts)
+        for index, item in enumerate(raw_facts or ()):
+            where = top.at("facts", top.line).at(index, raw_facts.line_of(index))
+            if item["id"] in facts:
+                known = facts[item["id"]]
+                origin = f"pack {known.pack}" if known.pack else self.file
+                raise where.at("id", item.line_of("id")).fail(
+                    f"fact {item['id']!r} is already a fact of {origin}: a pack's own fact needs its own id "
+                    "(to add values to it, use fact_values:)"
+                )
+            facts[item["id"]] = replace(fact_from_entry(item, where), pack=pack_id)
+        for index, item in enumerate(raw_values or ()):
+            where = top.at("fact_values", top.line).at(index, raw_values.line_of(index))
+            fact = facts.get(item["fact"])
+            if fact is None:
+                raise where.at("fact", item.line_of("fact")).fail(
+                    f"unknown fact {item['fact']!r}; fact_values adds values to a fact of {self.file} "
+                    "(or of this pack's facts:)"
+                )
+            if fact.type == "bool":
+                raise where.fail(f"fact {fact.id!r} is bool: only an enum or set fact takes more values")
+            new = tuple(item["values"])
+            taken = [v for v in new if v in fact.values]
+            if taken:
+                raise where.at("values", item.line_of("values")).fail(
+                    f"{taken[0]!r} is already a value of fact {fact.id!r}"
+                )
+            ordered = fact.ordered_values + new
+            labels = check_labels(item.get("labels"), new, fact.id, where)
+            facts[fact.id] = replace(
+                fact,
+                values=frozenset(ordered),
+                ordered_values=ordered,
+                labels=MappingProxyType({**fact.labels, **labels}),
+                added_values=MappingProxyType({**fact.added_values, **dict.fromkeys(new, pack_id)}),
+            )
+        if not raw_facts and not raw_values:
+            return self
+        return FactVocabulary(facts, f"{self.file} or the facts: of {pack_id}")
 
     # --- conditions in packs -------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 from . import clock
 from .errors import InputError, LawNotInForce, PackError
 from .facts import FactVocabulary
-from .model import Defect, Designation, Pack, ProvisionVersion, Role, Setting
-from .packschema import EVENTS, STAFF_ROLES
+from .model import Defect, Designation, Pack, ProvisionVersion, Role, ServiceMethod, Setting
+from .packschema import EVENTS, SERVICE_METHOD_FORMS, STAFF_ROLES
 from .procedure import Actor, CaseState, Obligation, ProcedureEngine, Step, Verdict
 from .rules import FALSE, DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
@@ -39,7 +39,8 @@ class Jurisdiction:
     def __init__(self, pack: Pack, state: Pack | None, facts: FactVocabulary) -> None:
         self.pack = pack
         self.state = state
-        self.facts = facts
+        # the facts an incident here can carry: the shared vocabulary, the state pack's and the city's own
+        self.facts = pack.vocabulary or facts
         self.id = pack.id
         self.name = pack.name
         self.layers: tuple[Pack, ...] = (state, pack) if state else (pack,)
@@ -52,6 +53,18 @@ class Jurisdiction:
             self.designations.update(layer.designations)
             self.eligibilities.update(layer.eligibilities)
         self.defects: tuple[Defect, ...] = tuple(d for layer in self.layers for d in layer.defects)
+        # events: the shared vocabulary and those the layers declare (`events:`), each with its words
+        self.event_words: dict[str, str] = dict(EVENT_WORDS)
+        self.service_methods: dict[str, ServiceMethod] = {}
+        for layer in self.layers:
+            self.event_words.update(layer.events)
+            self.service_methods.update(layer.service_methods)
+        self.events: tuple[str, ...] = tuple(self.event_words)
+        self._event_set = frozenset(self.event_words)
+        # a service method that is a form of another: the shared table, and the layers' form_of
+        self.service_method_forms: dict[str, tuple[str, ...]] = dict(SERVICE_METHOD_FORMS)
+        for method in self.service_methods.values():
+            self.service_method_forms[method.id] = method.form_of
         self.settings = {s.id: s for layer in self.layers for s in layer.settings.values()}
         self._defects_by_provision: dict[str, list[Defect]] = {}
         for defect in self.defects:
@@ -255,7 +268,9 @@ class Jurisdiction:
         """The choices of the step's inputs that come from the law (designations, service methods, proofs,
         seizure grounds, outcomes), as in force at `at`."""
         day = self._procedure_day(state, at)
-        return self._procedure.choices(self._procedure.case_step(step_id, day, state.designation), state, day)
+        return self._procedure.choices(
+            self._procedure.case_step(step_id, day, state.designation), state, day, at
+        )
 
     def events_of(
         self,
@@ -276,6 +291,19 @@ class Jurisdiction:
     def obligations(self, state: CaseState, at: dt.datetime) -> list[Obligation]:
         """What is owed in the case at `at`: every deadline its events started, with status and consequences."""
         return self._procedure.obligations(state, at)
+
+    def withdrawals(self, on: dt.date) -> list[dict[str, Any]]:
+        """The state steps and deadlines the city withdrew (`withdraws:`), each with its provision and reason."""
+        return self._procedure.withdrawals(on)
+
+    def event_label(self, event: str) -> str:
+        """An event in words ("the notice"); a pack's own event in the words its pack gives."""
+        return self.event_words.get(event) or event.replace("_", " ")
+
+    def service_method_label(self, method: str) -> str:
+        """A service method in words: a pack's own method by its label, a shared one by its id in words."""
+        declared = self.service_methods.get(method)
+        return declared.label if declared else method.replace("_", " ")
 
     def pack_roles_for(self, staff_roles) -> frozenset[str]:
         """The pack roles (both layers) that the product's staff roles act as."""
@@ -405,10 +433,10 @@ class Jurisdiction:
             raise InputError("designation", f"unknown designation {designation!r} in {self.id}")
         if undeclared and designation is not None:
             raise InputError("designation", "a case not declared has no designation")
-        unknown = events.keys() - _EVENT_SET
+        unknown = events.keys() - self._event_set
         if unknown:
             raise InputError(
-                f"events.{sorted(unknown)[0]}", f"unknown event; known events: {', '.join(_EVENTS)}"
+                f"events.{sorted(unknown)[0]}", f"unknown event; known events: {', '.join(self.events)}"
             )
         settings_now = self._setting_values
         if settings:
@@ -467,7 +495,7 @@ class Jurisdiction:
             "deadline": deadline_id,
             "who": plan.who,
             "kind": plan.kind,
-            "what": plan.what,
+            "what": plan.what_for(designation),
             "law": {
                 "as_of": on.isoformat() if on else None,
                 "rule": "each provision is read as in force on the day of the event that starts its time"
@@ -538,8 +566,10 @@ class Jurisdiction:
                     return None
                 entry.update(status="undetermined", reason=step.no_trigger_reason, value=None)
                 return entry, None
-            if not isinstance(trigger_name, str) or trigger_name not in _EVENT_SET:
-                raise InputError(f"settings.{step.setting.id}", f"must name an event: {', '.join(_EVENTS)}")
+            if not isinstance(trigger_name, str) or trigger_name not in self._event_set:
+                raise InputError(
+                    f"settings.{step.setting.id}", f"must name an event: {', '.join(self.events)}"
+                )
             entry["trigger"] = trigger_name
             entry["trigger_from_setting"] = step.setting.id
         raw = events.get(trigger_name)
@@ -573,7 +603,7 @@ class Jurisdiction:
                     step.counting,
                     self.calendar,
                     self.tz,
-                    event=EVENT_WORDS[trigger_name],
+                    event=self.event_words[trigger_name],
                 )
             except ValueError as exc:
                 raise InputError(f"events.{trigger_name}", str(exc)) from exc
@@ -701,9 +731,10 @@ class Jurisdiction:
                     {
                         "topic": f"deadline {did}",
                         "kind": "deadline",
-                        "summary": f"{_describe_period(cv)} ({cv.citation}) vs {_describe_period(sv)} ({sv.citation})",
-                        "city": _side(cv, _describe_period(cv)),
-                        "state": _side(sv, _describe_period(sv)),
+                        "summary": f"{_describe_period(cv, self.event_words)} ({cv.citation}) vs "
+                        f"{_describe_period(sv, self.event_words)} ({sv.citation})",
+                        "city": _side(cv, _describe_period(cv, self.event_words)),
+                        "state": _side(sv, _describe_period(sv, self.event_words)),
                         "applied": "both are computed for every case; "
                         + _combination_rule(e["who"], e.get("kind", "due")).split(": ", 1)[1],
                     }
@@ -712,16 +743,24 @@ class Jurisdiction:
         for rid in sorted(set(city_req) & set(state_req)):
             for cv in city_req[rid]:
                 for sv in state_req[rid]:
-                    ca, sa = cv.effect.get("amount_usd"), sv.effect.get("amount_usd")
-                    if ca is not None and sa is not None and ca != sa:
+                    # each amount (one, or several: per person, per incident) against the state's amount of
+                    # the same id, or its single amount
+                    for (aid, ca, cwhat), (sid, sa, swhat) in _amount_pairs(cv.effect, sv.effect):
+                        if ca == sa:
+                            continue
                         high = max(ca, sa)
+                        name = aid or sid
+                        topic = f"requirement {rid}" + (f": {name}" if name else "")
+                        cval = f"${ca:,.0f}" + (f" {cwhat}" if cwhat else "")
+                        sval = f"${sa:,.0f}" + (f" {swhat}" if swhat else "")
                         out.append(
                             {
-                                "topic": f"requirement {rid}",
+                                "topic": topic,
                                 "kind": "amount",
-                                "summary": f"${ca:,.0f} ({cv.citation}) vs ${sa:,.0f} ({sv.citation})",
-                                "city": _side(cv, f"${ca:,.0f}"),
-                                "state": _side(sv, f"${sa:,.0f}"),
+                                "amount": name,
+                                "summary": f"{cval} ({cv.citation}) vs {sval} ({sv.citation})",
+                                "city": _side(cv, cval),
+                                "state": _side(sv, sval),
                                 "applied": f"${high:,.0f}: a requirement takes the higher amount: the state's is the floor{self._floor_cite}",
                             }
                         )
@@ -924,6 +963,29 @@ class Jurisdiction:
                 for h in sorted(self.calendar.holidays(on.year).values(), key=lambda h: h.date)
             ],
             "deadlines": self.deadline_ids(),
+            # what the layers add to the shared vocabularies (docs/law-packs.md, "What a pack may add")
+            "facts": [
+                {
+                    "id": f.id,
+                    "type": f.type,
+                    "question": f.question,
+                    "values": [{"value": v, "label": f.label_of(v)} for v in f.ordered_values],
+                    "pack": f.pack,
+                    "added_values": dict(f.added_values),
+                }
+                for f in self.facts.facts.values()
+                if f.pack or f.added_values
+            ],
+            "events": [
+                {"id": e, "words": w, "pack": layer.id}
+                for layer in self.layers
+                for e, w in layer.events.items()
+            ],
+            "service_methods": [
+                {"id": m.id, "label": m.label, "form_of": list(m.form_of), "pack": m.pack}
+                for m in self.service_methods.values()
+            ],
+            "withdrawn": self.withdrawals(on),
         }
 
     def today(self) -> dt.date:
@@ -1102,6 +1164,18 @@ class _DeadlinePlan:
     notes: dict[tuple[str, ...], tuple[dict[str, Any], ...]]
     right: bool = False  # the owner's right (lapses unused), not a duty (overdue)
 
+    def what_for(self, designation: str | None) -> str:
+        """What is owed, in the words of a provision that sets it for this designation (the city's first):
+        Tracy's five business days to contest a vicious classification are not 347.541's hearing on a
+        dangerous declaration, though both set owner.request_hearing."""
+        if designation is None:
+            return self.what
+        reaching = [
+            s.version for s in self.steps if designation in (s.version.effect.get("for") or (designation,))
+        ]
+        chosen = next((v for v in reaching if v.layer == "city"), reaching[0] if reaching else None)
+        return chosen.effect["what"] if chosen is not None else self.what
+
 
 _VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
 
@@ -1185,13 +1259,31 @@ def _scopes_meet(a: ProvisionVersion, b: ProvisionVersion) -> bool:
     return sa is None or sb is None or bool(set(sa) & set(sb))
 
 
-def _describe_period(v: ProvisionVersion) -> str:
+def _describe_period(v: ProvisionVersion, words: Mapping[str, str] = EVENT_WORDS) -> str:
     e = v.effect
     amount, unit = e["period"]["amount"], e["period"]["unit"].replace("_", " ")
     if amount == 1:
         unit = unit.rstrip("s")
-    trigger = EVENT_WORDS.get(e["trigger"] or "", "a trigger the text does not give")
+    trigger = words.get(e["trigger"] or "", "a trigger the text does not give")
     return f"{amount} {unit} from {trigger}"
+
+
+def requirement_amounts(effect: Mapping[str, Any]) -> list[tuple[str | None, float, str | None]]:
+    """A requirement's amounts as (id, usd, what): its `amounts`, or its single `amount_usd` (id None)."""
+    if effect.get("amounts"):
+        return [(a["id"], a["usd"], a.get("what")) for a in effect["amounts"]]
+    if effect.get("amount_usd") is not None:
+        return [(None, effect["amount_usd"], None)]
+    return []
+
+
+def _amount_pairs(city: Mapping[str, Any], state: Mapping[str, Any]):
+    """The city's and the state's amounts of one requirement to compare: the same amount id, or either
+    side's single amount against each amount of the other."""
+    for c in requirement_amounts(city):
+        for s in requirement_amounts(state):
+            if c[0] == s[0] or c[0] is None or s[0] is None:
+                yield c, s
 
 
 def _side(v: ProvisionVersion, value: str) -> dict[str, Any]:
@@ -1238,7 +1330,7 @@ def _summary(r: DesignationResult, *, eligibility: bool = False) -> str:
         cites = "; ".join(rule.version.citation for rule in r.barred_by)
         return f"The dog may not be declared a {label}: an exemption applies ({cites})."
     if r.status == "undetermined":
-        return f"Not enough facts to say whether the dog is a {label}: {', '.join(r.missing)} needed."
+        return f"Not enough facts to say whether the dog is a {label}: {_still_needed(r.missing)}."
     return f"The facts do not meet any clause that defines a {label}."
 
 
@@ -1253,6 +1345,12 @@ def _designations_both(a, b) -> list[str] | None:
     return [d for d in a if d in b]
 
 
+def _still_needed(missing) -> str:
+    """How many answers are missing, in words: the facts themselves are listed with their questions."""
+    n = len(missing)
+    return "one more answer is needed" if n == 1 else f"{n} more answers are needed"
+
+
 def _eligibility_summary(r: DesignationResult) -> str:
     label = r.designation.label
     if r.status == "eligible":
@@ -1262,5 +1360,5 @@ def _eligibility_summary(r: DesignationResult) -> str:
         cites = "; ".join(rule.version.citation for rule in r.barred_by)
         return f"{label}: barred, an exemption applies ({cites})."
     if r.status == "undetermined":
-        return f"{label}: not enough facts to say: {', '.join(r.missing)} needed."
+        return f"{label}: not enough facts to say: {_still_needed(r.missing)}."
     return f"{label}: the facts meet no ground."

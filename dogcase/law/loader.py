@@ -21,12 +21,14 @@ from .model import (
     Provision,
     ProvisionVersion,
     Role,
+    ServiceMethod,
     Setting,
+    Withdrawal,
 )
-from .packschema import EFFECTS, PACK
+from .packschema import EFFECTS, EVENTS, PACK, READ_ONLY_STAFF_ROLES, SERVICE_METHODS, VocabularyRef
 from .procedure import parse_procedure
 from .schema import Where
-from .yamlsource import LineDict, read_yaml
+from .yamlsource import LineDict, LineList, read_yaml
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 FORMAT = 1
@@ -58,13 +60,32 @@ def _display(path: Path, root: Path) -> str:
         return str(path)
 
 
-def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
-    """Read and check one pack's own file (references to other packs are checked by `Library`)."""
+def _declared_ids(raw: Any, key: str) -> list[str]:
+    """The ids a pack declares under `key` (events, service_methods), read before the file is checked so that
+    references to them check; a malformed entry is left to the schema."""
+    items = raw.get(key) if isinstance(raw, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [i["id"] for i in items if isinstance(i, dict) and isinstance(i.get("id"), str)]
+
+
+def read_pack(
+    folder: Path, root: Path, facts: FactVocabulary, state: Pack | None = None, raw: Any = None
+) -> Pack:
+    """Read and check one pack's own file (references to other packs are checked by `Library`). A city pack
+    is read with its state pack, whose facts, events and service methods it may use."""
     path = folder / "pack.yaml"
     display = _display(path, root)
-    raw = read_yaml(path, display)
+    if raw is None:
+        raw = read_yaml(path, display)
     top = Where(display, getattr(raw, "line", 1), "")
-    PACK.check(raw, top)
+    state_events = tuple(state.events) if state else ()
+    state_methods = tuple(state.service_methods) if state else ()
+    with VocabularyRef.extended(
+        event=state_events + tuple(_declared_ids(raw, "events")),
+        service_method=state_methods + tuple(_declared_ids(raw, "service_methods")),
+    ):
+        PACK.check(raw, top)
     if raw["format"] != FORMAT:
         raise top.at("format", raw.line_of("format")).fail(f"this dogcase reads format {FORMAT}")
     jur = raw["jurisdiction"]
@@ -87,6 +108,15 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
         ) from None
     default_in_force = _in_force(jur.get("in_force"), InForce(), jwhere)
     layer = "state" if kind == "state" else "city"
+    if kind == "state" and "withdraws" in raw:
+        raise top.at("withdraws", raw.line_of("withdraws")).fail(
+            "withdraws is for a city pack: the state's steps are the floor"
+        )
+    vocabulary = (state.vocabulary if state and state.vocabulary else facts).extend(
+        raw.get("facts"), raw.get("fact_values"), top, pack_id
+    )
+    events = _own_events(raw, top, state)
+    service_methods = _own_service_methods(raw, top, state, pack_id)
 
     provisions: dict[str, Provision] = {}
     plist = raw["provisions"]
@@ -134,12 +164,25 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
                         "right: true is for the owner's rights (a time to use a right, which lapses); "
                         f"this deadline is the {d['who']}'s"
                     )
+            if effect_kind == "requirement" and "amounts" in vraw["requirement"]:
+                r = vraw["requirement"]
+                if "amount_usd" in r:
+                    raise Where(display, r.line_of("amounts"), f"{where.path}.requirement.amounts").fail(
+                        "a requirement has either amount_usd (one amount) or amounts (several), not both"
+                    )
             if effect_kind in ("ground", "exemption"):
                 when = vraw[effect_kind]["when"]
-                facts.check_condition(
+                vocabulary.check_condition(
                     when, Where(display, getattr(when, "line", vline), f"{where.path}.{effect_kind}.when")
                 )
+            element_lines: dict[str, int] = {}
+            if effect_kind == "notice":
+                elements = vraw["notice"]["elements"]
+                for i, element in enumerate(elements):
+                    line = elements.line_of(i) if isinstance(elements, LineList) else vline
+                    element_lines[element["id"]] = line or 0
             version = ProvisionVersion(
+                element_lines=MappingProxyType(element_lines),
                 text=" ".join(vraw["text"].split()),
                 in_force=_in_force(vraw.get("in_force"), default_in_force, vwhere),
                 effect_kind=effect_kind,
@@ -266,6 +309,28 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
     if cal_provision:
         ensure_provision(cal_provision, cwhere)
 
+    withdraws: list[Withdrawal] = []
+    for index, item in enumerate(raw.get("withdraws", ())):
+        where = top.at("withdraws", raw.line_of("withdraws")).at(index, raw["withdraws"].line_of(index))
+        if not item.get("steps") and not item.get("deadlines"):
+            raise where.fail(
+                "a withdrawal names the state steps (steps:) or deadlines (deadlines:) it withdraws"
+            )
+        withdraws.append(
+            Withdrawal(
+                pack=pack_id,
+                provision=ensure_provision(
+                    item["provision"], where.at("provision", item.line_of("provision"))
+                ),
+                reason=" ".join(item["reason"].split()),
+                steps=tuple(item.get("steps", ())),
+                deadlines=tuple(item.get("deadlines", ())),
+                for_=tuple(item["for"]) if "for" in item else None,
+                file=display,
+                line=where.line or 0,
+            )
+        )
+
     procedure = ()
     if "procedure" in raw:
         procedure = parse_procedure(
@@ -274,10 +339,15 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
 
     return Pack(
         procedure=procedure,
+        vocabulary=vocabulary,
+        events=MappingProxyType(events),
+        service_methods=MappingProxyType(service_methods),
+        withdraws=tuple(withdraws),
         id=pack_id,
         name=jur["name"],
         kind=kind,
         timezone=jur["timezone"],
+        case_prefix=jur["case_prefix"],
         source=_plain(jur["source"]),
         layer_over=jur.get("layer_over"),
         provisions=MappingProxyType(provisions),
@@ -301,6 +371,51 @@ def read_pack(folder: Path, root: Path, facts: FactVocabulary) -> Pack:
             else None
         ),
     )
+
+
+def _own_events(raw: Any, top: Where, state: Pack | None) -> dict[str, str]:
+    """`events:` — the pack's own clock events, with the words every trace uses for them."""
+    out: dict[str, str] = {}
+    for index, item in enumerate(raw.get("events", ())):
+        where = top.at("events", raw.line_of("events")).at(index, raw["events"].line_of(index))
+        eid = item["id"]
+        if eid in EVENTS:
+            raise where.at("id", item.line_of("id")).fail(
+                f"{eid!r} is already a shared event (packschema.EVENTS): use it as it is"
+            )
+        if state and eid in state.events:
+            raise where.at("id", item.line_of("id")).fail(f"{eid!r} is already an event of {state.id}")
+        if eid in out:
+            raise where.fail(f"event {eid!r} is declared twice")
+        out[eid] = " ".join(item["words"].split())
+    return out
+
+
+def _own_service_methods(raw: Any, top: Where, state: Pack | None, pack_id: str) -> dict[str, ServiceMethod]:
+    """`service_methods:` — ways of serving a notice beyond the shared ones, each with its label and the
+    shared methods it is a form of (`form_of`: certified mail is mail), for the state floor comparison."""
+    out: dict[str, ServiceMethod] = {}
+    known = set(SERVICE_METHODS) | (set(state.service_methods) if state else set())
+    for index, item in enumerate(raw.get("service_methods", ())):
+        where = top.at("service_methods", raw.line_of("service_methods")).at(
+            index, raw["service_methods"].line_of(index)
+        )
+        mid = item["id"]
+        if mid in known:
+            raise where.at("id", item.line_of("id")).fail(
+                f"{mid!r} is already a service method: use it as it is"
+            )
+        if mid in out:
+            raise where.fail(f"service method {mid!r} is declared twice")
+        form_of = item.get("form_of", ())
+        form_of = (form_of,) if isinstance(form_of, str) else tuple(form_of)
+        for general in form_of:
+            if general not in known:
+                raise where.at("form_of", item.line_of("form_of")).fail(
+                    f"form_of: {general!r} is not a shared service method; one of {', '.join(SERVICE_METHODS)}"
+                )
+        out[mid] = ServiceMethod(mid, " ".join(item["label"].split()), pack_id, form_of)
+    return out
 
 
 def _holiday_rules(
@@ -367,27 +482,89 @@ class Library:
         )
         self.packs: dict[str, Pack] = {}
         folders = sorted(p for p in self.root.iterdir() if p.is_dir() and (p / "pack.yaml").exists())
-        for folder in folders:
-            pack = read_pack(folder, self.root, self.facts)
-            self.packs[pack.id] = pack
-        self.jurisdictions: dict[str, Jurisdiction] = {}
-        for pack in self.packs.values():
+        # state packs first: a city pack is read with its state pack (its facts, events, service methods)
+        heads = {folder: _head(folder, self.root) for folder in folders}
+        for folder in sorted(folders, key=lambda f: (heads[f][0] != "state", f.name)):
+            kind, layer_over, raw = heads[folder]
             state = None
-            if pack.kind == "city":
-                state = self.packs.get(pack.layer_over or "")
+            if kind == "city":
+                state = self.packs.get(layer_over or "")
                 if state is None or state.kind != "state":
                     raise PackError(
-                        pack.file,
+                        _display(folder / "pack.yaml", self.root),
                         None,
-                        f"layer_over names {pack.layer_over!r}, which is not a state pack here",
+                        f"layer_over names {layer_over!r}, which is not a state pack here",
                     )
+            pack = read_pack(folder, self.root, self.facts, state, raw)
+            self.packs[pack.id] = pack
+        self.packs = {p.id: p for p in sorted(self.packs.values(), key=lambda p: Path(p.folder).name)}
+        prefixes: dict[str, Pack] = {}
+        for pack in self.packs.values():
+            other = prefixes.setdefault(pack.case_prefix, pack)
+            if other is not pack:
+                # two cities numbering cases alike would give two cases one number
+                raise PackError(
+                    pack.file,
+                    None,
+                    f"case_prefix {pack.case_prefix!r} is already the prefix of {other.id} ({other.file}); "
+                    "each pack's case and incident numbers need their own prefix",
+                )
+        self.jurisdictions: dict[str, Jurisdiction] = {}
+        for pack in self.packs.values():
+            state = self.packs.get(pack.layer_over or "") if pack.kind == "city" else None
             self.jurisdictions[pack.id] = Jurisdiction(pack, state, self.facts)
+
+    def warnings(self) -> list[dict[str, str]]:
+        """What `dogcase law check` reports without failing: a pack with no table tests (cases.yaml), a pack
+        role that can act in a step but that no staff role acts as (nobody in the staff app could take it)."""
+        out: list[dict[str, str]] = []
+        for pack in self.packs.values():
+            if not (Path(pack.folder) / "cases.yaml").exists():
+                out.append(
+                    {
+                        "pack": pack.id,
+                        "file": pack.file,
+                        "warning": "no cases.yaml next to pack.yaml: the pack has no table tests "
+                        "(docs/law-packs.md, cases.yaml)",
+                    }
+                )
+            used: set[str] = set(r for d in pack.procedure for r in d.roles)
+            for provision in pack.provisions.values():
+                for v in provision.versions:
+                    if v.effect_kind == "authority":
+                        used |= set(v.effect["roles"])
+            for role in pack.roles.values():
+                if role.id in used and not set(role.staff) - set(READ_ONLY_STAFF_ROLES):
+                    out.append(
+                        {
+                            "pack": pack.id,
+                            "file": pack.file,
+                            "warning": f"role {role.id!r} ({role.label}) may act but no staff role that acts "
+                            f"maps to it (staff: {list(role.staff)}): nobody in the staff app can take its steps",
+                        }
+                    )
+        return out
 
     def get(self, jurisdiction_id: str):  # -> Jurisdiction
         try:
             return self.jurisdictions[jurisdiction_id]
         except KeyError:
             raise UnknownJurisdiction(jurisdiction_id, list(self.jurisdictions)) from None
+
+
+def _head(folder: Path, root: Path) -> tuple[str | None, str | None, Any]:
+    """A pack's kind and layer_over (and its parsed file), read ahead to load state packs first; the full
+    check comes with `read_pack`."""
+    raw = read_yaml(folder / "pack.yaml", _display(folder / "pack.yaml", root))
+    jur = raw.get("jurisdiction") if isinstance(raw, dict) else None
+    if not isinstance(jur, dict):
+        return None, None, raw
+    kind, layer_over = jur.get("kind"), jur.get("layer_over")
+    return (
+        kind if isinstance(kind, str) else None,
+        layer_over if isinstance(layer_over, str) else None,
+        raw,
+    )
 
 
 @functools.cache

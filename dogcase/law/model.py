@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -55,6 +56,9 @@ class ProvisionVersion:
     file: str = ""
     line: int = 0
     effect_line: int = 0
+    element_lines: MappingProxyType[str, int] = field(
+        default_factory=lambda: MappingProxyType({})
+    )  # a notice's elements: id -> line (errors about an element's `when:` name its line)
 
     @property
     def key(self) -> str:
@@ -160,6 +164,52 @@ class FactDef:
     question: str
     values: frozenset[str] = frozenset()
     ordered_values: tuple[str, ...] = ()
+    # plain-English words for values (facts.yaml `labels:`); a value without one reads as its id in words
+    labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    # computed from the dog's own history in dogcase (facts.yaml `from_record: true`), not asked at intake
+    from_record: bool = False
+    pack: str | None = None  # the pack that declares the fact (`facts:`); None: the shared facts.yaml
+    added_values: Mapping[str, str] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False
+    )  # value -> the pack that added it to a shared fact (`fact_values:`)
+
+    def label_of(self, value: str) -> str:
+        """The value in plain English: its label, or the id made readable (`private_other` -> "Private other")."""
+        label = self.labels.get(value)
+        if label:
+            return label
+        text = str(value).replace("_", " ").strip()
+        return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceMethod:
+    """A way of serving a notice that a pack declares (`service_methods:`), beyond the shared vocabulary."""
+
+    id: str
+    label: str
+    pack: str
+    form_of: tuple[str, ...] = ()  # shared methods it is a form of (for the state floor comparison)
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """State steps (and deadlines) a city withdraws (`withdraws:`), with the provision that does it."""
+
+    pack: str
+    provision: str  # provision key
+    reason: str
+    steps: tuple[str, ...] = ()
+    deadlines: tuple[str, ...] = ()
+    for_: tuple[str, ...] | None = None  # the designations it is withdrawn for (None: every one)
+    file: str = ""
+    line: int = 0
+
+    def reaches(self, designations: tuple[str, ...] | None) -> bool:
+        """Does it withdraw for a step or deadline scoped to these designations (None: every designation)?"""
+        if self.for_ is None:
+            return True
+        return designations is not None and set(designations) <= set(self.for_)
 
 
 @dataclass(frozen=True)
@@ -168,6 +218,7 @@ class Pack:
     name: str
     kind: str
     timezone: str
+    case_prefix: str  # case and incident numbers start with it (BL-2026-0001); unique in a library
     source: MappingProxyType[str, Any]
     layer_over: str | None
     provisions: MappingProxyType[str, Provision]
@@ -187,6 +238,12 @@ class Pack:
     # acts the law allows on grounds of their own, with no designation (347.56 destruction): classified like
     # designations, never declared
     eligibilities: MappingProxyType[str, Designation] = field(default_factory=lambda: MappingProxyType({}))
+    vocabulary: Any = None  # facts.FactVocabulary: the shared facts, the state pack's and this pack's
+    events: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))  # id -> words
+    service_methods: MappingProxyType[str, ServiceMethod] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    withdraws: tuple[Withdrawal, ...] = ()
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

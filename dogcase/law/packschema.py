@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
 
+from .facts import FACT_ENTRY
 from .schema import (
     BOOL,
+    CASE_PREFIX,
     DATE,
     ID,
     INT,
@@ -145,6 +149,9 @@ STAFF_ROLES = (
     "auditor",
     "administrator",
 )
+# staff roles that never act (they read): a pack role acted only through them is acted by nobody
+# (dogcase.cases.access.READ_ONLY holds the same)
+READ_ONLY_STAFF_ROLES = ("auditor",)
 INPUT_KINDS = (
     "date",
     "datetime",
@@ -177,6 +184,54 @@ REFUSAL_CODES = (
 )
 UNITS = ("calendar_days", "business_days", "hours", "weeks", "months", "years")
 COUNTINGS = ("mn_645_15", "includes_trigger_day", "no_roll", "business_days", "elapsed")
+
+
+class VocabularyRef(Spec):
+    """A name from a shared vocabulary that a pack may extend (events, service methods): the shared names,
+    plus those the pack being read (and, for a city, its state pack) declares. The loader sets the pack's
+    additions with `VocabularyRef.extended(...)` while it checks the pack."""
+
+    _extra: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def __init__(self, kind: str, shared: tuple[str, ...], declared_under: str) -> None:
+        self.kind = kind
+        self.shared = shared
+        self.declared_under = declared_under
+        self.name = f"a {kind} name"
+
+    def allowed(self) -> tuple[str, ...]:
+        return self.shared + tuple(v for v in VocabularyRef._extra.get(self.kind, ()) if v not in self.shared)
+
+    def check(self, value: Any, where: Where) -> None:
+        ID.check(value, where)
+        allowed = self.allowed()
+        if value not in allowed:
+            raise where.fail(
+                f"unknown {self.kind} {value!r}: must be one of {', '.join(allowed)} (a pack may declare its "
+                f"own under {self.declared_under}:)"
+            )
+
+    @staticmethod
+    @contextlib.contextmanager
+    def extended(**extra: Iterable[str]) -> Iterator[None]:
+        saved = dict(VocabularyRef._extra)
+        VocabularyRef._extra = {**saved, **{k: tuple(v) for k, v in extra.items()}}
+        try:
+            yield
+        finally:
+            VocabularyRef._extra = saved
+
+
+EVENT = VocabularyRef("event", EVENTS, "events")
+SERVICE_METHOD = VocabularyRef("service_method", SERVICE_METHODS, "service_methods")
+# who a notice is addressed to, as a rule the staff app can show (docs/law-packs.md, notice)
+RECIPIENT_RULES = {
+    "owner": "the owner (service on any owner)",
+    "every_owner": "every owner of the dog",
+    "owner_of_record": "the owner of record",
+    "owner_of_record_else_any_owner": "the owner of record or, if there is none, any owner",
+    "owner_and_keeper": "the owner and the person keeping the dog",
+}
 
 
 class ConditionSpec(Spec):
@@ -326,9 +381,9 @@ class _EventOrEvents(Spec):
 
     def check(self, value: Any, where: Where) -> None:
         if isinstance(value, list):
-            ListOf(OneOf(*EVENTS), min_items=1, unique=True).check(value, where)
+            ListOf(EVENT, min_items=1, unique=True).check(value, where)
         else:
-            OneOf(*EVENTS).check(value, where)
+            EVENT.check(value, where)
 
 
 STEP_CONDITION = StepConditionSpec()
@@ -343,12 +398,12 @@ STEP_INPUT = Record(
         "help": STR,
         "when": OneOf("past", "future"),
         # events recorded only when a yes/no input of the step is yes: {certified_mail: [notice_sent]}
-        "records_if": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
+        "records_if": MapOf(ListOf(EVENT, min_items=1, unique=True)),
         # events recorded only when the step's outcome is one of these: {upheld: [decision_received]}
-        "records_if_outcome": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
+        "records_if_outcome": MapOf(ListOf(EVENT, min_items=1, unique=True)),
         # events recorded only when the step's service_method input is one of these methods:
         # {certified_mail_return_receipt: [notice_sent]}
-        "records_if_method": MapOf(ListOf(OneOf(*EVENTS), min_items=1, unique=True)),
+        "records_if_method": MapOf(ListOf(EVENT, min_items=1, unique=True)),
     },
 )
 STEP = Record(
@@ -368,7 +423,7 @@ STEP = Record(
         "dated_by": ID,
         "requires": ListOf(STEP_CONDITION),
         "inputs": ListOf(STEP_INPUT),
-        "records": ListOf(OneOf(*EVENTS), unique=True),
+        "records": ListOf(EVENT, unique=True),
         "satisfies": ListOf(ID, unique=True),
         "closes_case": _BoolOrOutcomes(),
         "ends_designation": _BoolOrOutcomes(),
@@ -383,6 +438,33 @@ STEP = Record(
     },
 )
 PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
+
+
+class _Recipient(Spec):
+    """`to:` of a notice: words, or {rule: RULE, text?: words} from RECIPIENT_RULES."""
+
+    name = "text or {rule: ...}"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, str):
+            return
+        Record(required={"rule": OneOf(*RECIPIENT_RULES)}, optional={"text": STR}).check(value, where)
+
+
+_RECIPIENT = _Recipient()
+
+
+class _IdOrIds(Spec):
+    name = "an identifier or a list of them"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, list):
+            ListOf(ID, min_items=1, unique=True).check(value, where)
+        else:
+            ID.check(value, where)
+
+
+_ID_OR_IDS = _IdOrIds()
 
 EFFECTS: dict[str, Spec] = {
     # a ground makes a dog eligible for a designation, or for an act the law allows without one (an
@@ -407,15 +489,17 @@ EFFECTS: dict[str, Spec] = {
         required={
             "id": ID,
             "for": DESIGNATION_IDS,
-            "elements": ListOf(Record(required={"id": ID, "text": STR})),
+            # an element with `when:` (a procedure condition, e.g. {done: seize}) is required only when it
+            # holds for the case (docs/procedure.md, notice_elements)
+            "elements": ListOf(Record(required={"id": ID, "text": STR}, optional={"when": STEP_CONDITION})),
         },
         optional={
             "in_writing": BOOL,
-            "service_methods": ListOf(OneOf(*SERVICE_METHODS), min_items=1),
+            "service_methods": ListOf(SERVICE_METHOD, min_items=1),
             "service_methods_mode": OneOf("any", "all"),
-            "additional_steps": ListOf(OneOf(*SERVICE_METHODS)),
+            "additional_steps": ListOf(SERVICE_METHOD),
             "service_on_one_owner_effective_for_all": BOOL,
-            "to": STR,
+            "to": _RECIPIENT,
             "copy_to": ListOf(ID),
             "when": STR,
         },
@@ -425,7 +509,7 @@ EFFECTS: dict[str, Spec] = {
             "id": ID,
             "who": OneOf("owner", "city"),
             "what": STR,
-            "trigger": Optional(OneOf(*EVENTS)),
+            "trigger": Optional(EVENT),
             "period": PERIOD,
             "counting": OneOf(*COUNTINGS),
         },
@@ -442,6 +526,11 @@ EFFECTS: dict[str, Spec] = {
         required={"id": ID, "for": DESIGNATION_IDS, "what": STR},
         optional={
             "amount_usd": NUM,
+            # several amounts of one requirement (per person, per incident), each compared with the state's
+            # amount of the same id (or its single amount_usd)
+            "amounts": ListOf(
+                Record(required={"id": ID, "usd": NUM}, optional={"what": STR}), min_items=1, unique=True
+            ),
             "spec": MapOf(SCALAR_OR_LIST),
             "proof_to": ID,
             "at_owner_expense": BOOL,
@@ -542,6 +631,7 @@ PACK = Record(
                 "name": STR,
                 "kind": OneOf("state", "city"),
                 "timezone": STR,
+                "case_prefix": CASE_PREFIX,
                 "source": Record(required={"title": STR}, optional={"file": STR, "history": STR, "url": STR}),
             },
             optional={"layer_over": ID, "in_force": IN_FORCE, "short_name": STR, "floor_provision": ID},
@@ -583,6 +673,32 @@ PACK = Record(
                 required={"id": ID, "what": STR},
                 optional={"for": ID, "value": Optional(SCALAR), "allowed": ListOf(SCALAR)},
             )
+        ),
+        # the pack's own vocabulary (docs/law-packs.md, "What a pack may add")
+        "facts": ListOf(FACT_ENTRY, min_items=1),
+        "fact_values": ListOf(
+            Record(
+                required={"fact": ID, "values": ListOf(ID, min_items=1, unique=True)},
+                optional={"labels": MapOf(STR)},
+            ),
+            min_items=1,
+        ),
+        "events": ListOf(Record(required={"id": ID, "words": STR}), min_items=1),
+        "service_methods": ListOf(
+            Record(required={"id": ID, "label": STR}, optional={"form_of": _ID_OR_IDS}),
+            min_items=1,
+        ),
+        # state steps (and deadlines) a city withdraws, e.g. registration where the city bans the designation
+        "withdraws": ListOf(
+            Record(
+                required={"provision": ID, "reason": STR},
+                optional={
+                    "steps": ListOf(ID, min_items=1, unique=True),
+                    "deadlines": ListOf(ID, min_items=1, unique=True),
+                    "for": DESIGNATION_IDS,
+                },
+            ),
+            min_items=1,
         ),
     },
 )

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import clock
 from .errors import InputError, PackError
-from .model import InForce, ProvisionVersion
-from .packschema import RETIRED_EVENTS, SERVICE_METHOD_FORMS, SERVICE_METHODS
+from .model import InForce, ProvisionVersion, Withdrawal
+from .packschema import RECIPIENT_RULES, RETIRED_EVENTS, SERVICE_METHOD
 from .schema import Where
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -304,10 +304,10 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     f"input {inp.id!r}: records_if_method needs a service_method input in this step"
                 )
             for method, _events in inp.records_if_method:
-                if method not in SERVICE_METHODS:
+                if method not in SERVICE_METHOD.allowed():
                     raise iwhere.fail(
                         f"input {inp.id!r}: records_if_method names {method!r}, not a service method "
-                        f"({', '.join(SERVICE_METHODS)})"
+                        f"({', '.join(SERVICE_METHOD.allowed())})"
                     )
         if sum(1 for i in inputs if i.kind == "outcome") > 1:
             raise here.fail(f"step {sid!r} has more than one outcome input")
@@ -586,6 +586,8 @@ class Step:
     # "person": the step concerns a person, not the dog's case (347.542 ownership ban): it applies whatever
     # the designation, declared or not, and may be taken after the dog's case closed or its designation ended
     concerns: str = "case"
+    # who each notice the step serves is addressed to: {notice, for, rule, words, provision}
+    recipients: tuple[dict[str, Any], ...] = ()
 
     @property
     def legal_input(self) -> Input | None:
@@ -650,6 +652,7 @@ class Step:
             "ends_designation": _flag_dict(self.ends_designation),
             "notes": [dict(n) for n in self.notes],
             "dated_by": self.legal_input.id if self.legal_input else "at",
+            "recipients": [dict(r) for r in self.recipients],
         }
 
 
@@ -772,11 +775,33 @@ class ProcedureEngine:
                 previous = sid
         for sid in order:
             self.defs[sid] = [d for d in (state_defs.get(sid), city_defs.get(sid)) if d is not None]
+        # state steps a city withdraws (`withdraws:`): gone for the designations it names, and kept (for
+        # reference) in `withdrawn`
+        self.withdrawn: dict[str, tuple[StepDef, Withdrawal]] = {}
+        self._withdrawn_deadlines: dict[str, list[Withdrawal]] = {}
+        self._withdrawals = tuple(j.pack.withdraws) if j.state else ()
         self._requirements = self._index_effect("requirement")
         self._prohibitions = self._index_effect("prohibition")
         self._triggers = self._index_effect("seizure_trigger")
         self._notices = self._index_effect("notice")
         self._deadline_ids = set(j.deadline_ids())
+        # notice elements required only when a condition holds for the case (`when:` on an element)
+        self._element_conditions: dict[tuple[int, str], Condition] = {}
+        for versions in self._notices.values():
+            for v in versions:
+                for index, element in enumerate(v.effect.get("elements") or ()):
+                    if "when" in element:
+                        self._element_conditions[(id(v), element["id"])] = _parse_condition(
+                            element["when"],
+                            Where(
+                                v.file,
+                                v.element_lines.get(element["id"]) or v.effect_line or v.line,
+                                f"provision {v.id}.notice.elements[{index}].when",
+                            ),
+                            v.pack,
+                            lambda value, at, pack=v.pack: value if ":" in value else f"{pack}:{value}",
+                        )
+        self._apply_withdrawals(state_defs, city_defs)
         self._check()
         self._cache: dict[int, dict[str, Step]] = {}
         days: set[dt.date] = set(j._boundaries)
@@ -803,6 +828,146 @@ class ProcedureEngine:
                 return pid in layer.provisions
         return False
 
+    def _owner_rights(self, state_defs: Mapping[str, StepDef]) -> dict[str, dict[str, list[str]]]:
+        """The state steps that are an owner's right, per designation, with the provisions that make them so:
+        a step that satisfies a state deadline marked `right: true` (the owner's time to use a right), a step
+        whose act the state gives to an impartial decision maker (347.541's hearing and decision), and every
+        step such a step requires to have been done (`done:`), without which the right cannot be used."""
+        state = self.j.state
+        if state is None:
+            return {}
+        right_cites: dict[str, list[ProvisionVersion]] = {}
+        for provision in state.provisions.values():
+            for v in provision.versions:
+                if v.effect_kind == "deadline" and v.effect.get("right") and v.effect["who"] == "owner":
+                    right_cites.setdefault(v.effect["id"], []).append(v)
+        out: dict[str, dict[str, list[str]]] = {}
+        for sid, d in state_defs.items():
+            for des in d.for_ or tuple(state.designations):
+                reasons = [
+                    f"the owner's right to {v.effect['what']} ({v.citation})"
+                    for did in d.satisfies
+                    for v in right_cites.get(did, ())
+                    if v.effect.get("for") is None or des in v.effect["for"]
+                ]
+                reasons += [
+                    f"the owner's hearing before an impartial decision maker ({v.citation})"
+                    for v in self._all_authority_any_day(d.act, des, state_only=True)
+                    if v.effect.get("impartial")
+                ]
+                if reasons:
+                    out.setdefault(sid, {})[des] = list(dict.fromkeys(reasons))
+        changed = True
+        while changed:  # a step a right needs done first is part of the right
+            changed = False
+            for sid, per in list(out.items()):
+                for c in _walk(state_defs[sid].requires):
+                    if c.test != "done" or c.arg not in state_defs:
+                        continue
+                    for des, reasons in per.items():
+                        if des in out.get(c.arg, {}):
+                            continue
+                        first = reasons[0].split("; needed before")[0]
+                        out.setdefault(c.arg, {})[des] = [f"{first}; needed before “{state_defs[sid].label}”"]
+                        changed = True
+        return out
+
+    def _all_authority_any_day(
+        self, act: str, designation: str, *, state_only: bool
+    ) -> list[ProvisionVersion]:
+        layers = self.j.layers[:1] if state_only else self.j.layers
+        return [
+            v
+            for layer in layers
+            for provision in layer.provisions.values()
+            for v in provision.versions
+            if v.effect_kind == "authority"
+            and v.effect["act"] == act
+            and (v.effect.get("designations") is None or designation in v.effect["designations"])
+        ]
+
+    def _apply_withdrawals(self, state_defs: Mapping[str, StepDef], city_defs: Mapping[str, StepDef]) -> None:
+        """A city's `withdraws:` takes state steps (and deadlines) out of its procedure, for the designations
+        it names; an owner's state right cannot be withdrawn (a PackError citing the statute)."""
+        if not self._withdrawals:
+            return
+        j = self.j
+        rights = self._owner_rights(state_defs)
+        for w in self._withdrawals:
+
+            def fail(message: str, w: Withdrawal = w) -> PackError:
+                return PackError(w.file, w.line, f"withdraws: {message}")
+
+            for des in w.for_ or ():
+                if des not in j.designations:
+                    raise fail(
+                        f"unknown designation {des!r}; this jurisdiction has {', '.join(sorted(j.designations))}"
+                    )
+            for sid in w.steps:
+                d = state_defs.get(sid)
+                if d is None:
+                    raise fail(f"{sid!r} is not a step of {j.state.id}; its steps: {', '.join(state_defs)}")
+                if sid in city_defs:
+                    raise fail(
+                        f"{sid!r} is also a step of {j.pack.id}: a city replaces or withdraws a state step, not both"
+                    )
+                reached = [
+                    des for des in (d.for_ or tuple(j.state.designations)) if w.for_ is None or des in w.for_
+                ]
+                for des in reached:
+                    reasons = rights.get(sid, {}).get(des)
+                    if reasons:
+                        raise fail(
+                            f"cannot withdraw {sid!r} for {des}: it is an owner's right under state law — "
+                            f"{reasons[0]}; a city may add to the state floor, not take from it"
+                            f"{self.j._floor_cite}"
+                        )
+                remaining = tuple(
+                    des for des in (d.for_ or tuple(j.state.designations)) if des not in reached
+                )
+                self.withdrawn[sid] = (d, w)
+                if remaining:
+                    self.defs[sid] = [replace(d, for_=remaining)]
+                else:
+                    del self.defs[sid]
+            for did in w.deadlines:
+                plan = j._deadline_plans.get(did)
+                versions = [s.version for s in plan.steps if s.version.layer == "state"] if plan else []
+                if not versions:
+                    raise fail(f"{did!r} is not a deadline of {j.state.id}")
+                if plan.right:
+                    cites = "; ".join(dict.fromkeys(v.citation for v in versions))
+                    raise fail(
+                        f"cannot withdraw {did!r}: it is the owner's time to {plan.what}, a right under state law "
+                        f"({cites}); a city may add to the state floor, not take from it{self.j._floor_cite}"
+                    )
+                self._withdrawn_deadlines.setdefault(did, []).append(w)
+
+    def deadline_withdrawn(self, deadline_id: str, designation: str | None) -> Withdrawal | None:
+        for w in self._withdrawn_deadlines.get(deadline_id, ()):
+            if w.for_ is None or designation in w.for_:
+                return w
+        return None
+
+    def withdrawals(self, day: dt.date) -> list[dict[str, Any]]:
+        """What the city withdrew of the state's procedure, each with its provision and reason."""
+        out = []
+        for w in self._withdrawals:
+            out.append(
+                {
+                    "steps": [
+                        {"id": sid, "label": self.withdrawn[sid][0].label}
+                        for sid in w.steps
+                        if sid in self.withdrawn
+                    ],
+                    "deadlines": list(w.deadlines),
+                    "for": list(w.for_) if w.for_ is not None else None,
+                    "reason": w.reason,
+                    "provision": self._cite(w.provision, day),
+                }
+            )
+        return out
+
     def _check(self) -> None:
         """Every reference of every step resolves in this jurisdiction; each error names file and line."""
         j = self.j
@@ -810,6 +975,7 @@ class ProcedureEngine:
         for sid, defs in self.defs.items():
             if len(defs) == 2:
                 state_def, city_def = defs
+                self._check_inputs_kept(state_def, city_def)
                 if city_def.for_ is not None:
                     uncovered = [d for d in (state_def.for_ or j.designations) if d not in city_def.for_]
                     if state_def.for_ is not None and uncovered:
@@ -821,6 +987,68 @@ class ProcedureEngine:
                         )
             for d in defs:
                 self._check_def(d, all_steps)
+        for versions in self._notices.values():
+            for v in versions:
+                for element in v.effect.get("elements") or ():
+                    cond = self._element_conditions.get((id(v), element["id"]))
+                    if cond is None:
+                        continue
+                    visible = {
+                        sid: defs
+                        for sid, defs in {
+                            **self.defs,
+                            **{k: [x[0]] for k, x in self.withdrawn.items()},
+                        }.items()
+                        if v.layer == "city" or defs[0].layer == "state"
+                    }
+
+                    here = v.element_lines.get(element["id"]) or v.effect_line or v.line
+
+                    def fail(
+                        message: str, line: int | None = None, v=v, here=here, eid=element["id"]
+                    ) -> PackError:
+                        return PackError(
+                            v.file, line or here, f"provision {v.id}: notice element {eid!r}: {message}"
+                        )
+
+                    for c in _walk((cond,)):
+                        if c.uses_inputs() and not c.parts:
+                            raise fail(
+                                f"when: {c.test!r} reads a step's form; a notice element's condition reads the case "
+                                "(done, not_done, outcome, last, within, from, after, ground_of, prohibited)"
+                            )
+                    self._check_condition(cond, visible, fail, here)
+
+    def _check_inputs_kept(self, state_def: StepDef, city_def: StepDef) -> None:
+        """A city step that replaces a state step takes none of its inputs, but keeps its conditions (the
+        floor): a state condition that reads an input of the form needs that input on the city's step."""
+        for c in _walk(state_def.requires):
+            need: tuple[str, str] | None = None
+            if c.test == "confirmed":
+                need = (c.arg, "bool")
+            elif c.test == "input_by":
+                need = (c.arg["input"], "date")
+            elif c.test == "proven":
+                need = ("", "proofs")
+            elif c.test in ("seizure_ground", "ground_in"):
+                need = ("", "seizure_ground")
+            if need is None:
+                continue
+            name, kind = need
+            has = any(
+                (i.id == name if name else True)
+                and (i.kind == kind or (kind == "date" and i.kind in ("date", "datetime")))
+                for i in city_def.inputs
+            )
+            if not has:
+                what = f"input {name!r} ({kind})" if name else f"an input of kind {kind}"
+                raise PackError(
+                    city_def.file,
+                    city_def.line,
+                    f"procedure step {city_def.id!r} replaces the state's step of that id, whose condition "
+                    f"{c.test!r} ({c.file}:{c.line}) reads {what}: the state's conditions are kept (the floor) "
+                    "but none of its inputs is, so the city's step needs that input (docs/procedure.md, Layering)",
+                )
 
     def _check_def(self, d: StepDef, all_steps: dict[str, StepDef]) -> None:
         j = self.j
@@ -829,7 +1057,9 @@ class ProcedureEngine:
             return PackError(d.file, line or d.line, f"procedure step {d.id!r}: {message}")
 
         visible = {
-            sid: defs for sid, defs in self.defs.items() if d.layer == "city" or defs[0].layer == "state"
+            sid: defs
+            for sid, defs in {**self.defs, **{k: [x[0]] for k, x in self.withdrawn.items()}}.items()
+            if d.layer == "city" or defs[0].layer == "state"
         }
         for key in d.provisions:
             if not self._provision_exists(key):
@@ -886,62 +1116,63 @@ class ProcedureEngine:
                 d.line_of("roles"),
             )
 
-        def check_cond(c: Condition) -> None:
-            where_line = c.line or d.line
-            if c.provision and not self._provision_exists(c.provision):
-                raise fail(f"condition refers to provision {c.provision!r}, which is not defined", where_line)
-            if c.test in _STEP_TESTS:
-                if c.arg not in visible:
-                    raise fail(f"condition refers to unknown step {c.arg!r}", where_line)
-            elif c.test in _DEADLINE_TESTS:
-                if c.arg not in self._deadline_ids:
-                    raise fail(f"condition refers to unknown deadline {c.arg!r}", where_line)
-            elif c.test in ("outcome", "not_outcome"):
-                other = c.arg["step"]
-                if other not in visible:
-                    raise fail(f"condition refers to unknown step {other!r}", where_line)
-                outcomes = set().union(*(x.outcomes() for x in self.defs[other]))
-                bad = [o for o in c.arg["in"] if o not in outcomes]
-                if bad:
-                    raise fail(
-                        f"step {other!r} has no outcome {bad[0]!r}; its outcomes: "
-                        f"{', '.join(sorted(outcomes)) or 'none'}",
-                        where_line,
-                    )
-            elif c.test == "last":
-                for other in (*c.arg["of"], *c.arg["in"]):
-                    if other not in visible:
-                        raise fail(f"condition refers to unknown step {other!r}", where_line)
-                stray = [s for s in c.arg["in"] if s not in c.arg["of"]]
-                if stray:
-                    raise fail(f"last: {stray[0]!r} must also be listed in of", where_line)
-            elif c.test == "prohibited":
-                if c.arg not in self._prohibitions:
-                    raise fail(f"condition refers to unknown prohibition {c.arg!r}", where_line)
-            elif c.test == "ground_in":
-                for g in c.arg:
-                    if g not in self._triggers:
-                        raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
-            elif c.test == "ground_of":
-                other = c.arg["step"]
-                if other not in visible:
-                    raise fail(f"condition refers to unknown step {other!r}", where_line)
-                if not any(i.kind == "seizure_ground" for x in self.defs[other] for i in x.inputs):
-                    raise fail(f"ground_of: step {other!r} has no seizure_ground input", where_line)
-                for g in c.arg["in"]:
-                    if g not in self._triggers:
-                        raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
-            elif c.test == "input_by":
-                if c.arg["deadline"] not in self._deadline_ids:
-                    raise fail(f"condition refers to unknown deadline {c.arg['deadline']!r}", where_line)
-            for p in c.parts:
-                check_cond(p)
-
         for c in d.requires:
-            check_cond(c)
+            self._check_condition(c, visible, fail, d.line)
         for item in d.inputs:
             if item.kind == "designation" and not d.for_:
                 raise fail("a designation input needs the step's for: (the designations it may give)")
+
+    def _check_condition(self, c: Condition, visible: Mapping[str, Any], fail, default_line: int) -> None:
+        """One condition's references: steps, deadlines, provisions, prohibitions, seizure grounds."""
+        where_line = c.line or default_line
+        if c.provision and not self._provision_exists(c.provision):
+            raise fail(f"condition refers to provision {c.provision!r}, which is not defined", where_line)
+        if c.test in _STEP_TESTS:
+            if c.arg not in visible:
+                raise fail(f"condition refers to unknown step {c.arg!r}", where_line)
+        elif c.test in _DEADLINE_TESTS:
+            if c.arg not in self._deadline_ids:
+                raise fail(f"condition refers to unknown deadline {c.arg!r}", where_line)
+        elif c.test in ("outcome", "not_outcome"):
+            other = c.arg["step"]
+            if other not in visible:
+                raise fail(f"condition refers to unknown step {other!r}", where_line)
+            outcomes = set().union(*(x.outcomes() for x in visible[other]))
+            bad = [o for o in c.arg["in"] if o not in outcomes]
+            if bad:
+                raise fail(
+                    f"step {other!r} has no outcome {bad[0]!r}; its outcomes: "
+                    f"{', '.join(sorted(outcomes)) or 'none'}",
+                    where_line,
+                )
+        elif c.test == "last":
+            for other in (*c.arg["of"], *c.arg["in"]):
+                if other not in visible:
+                    raise fail(f"condition refers to unknown step {other!r}", where_line)
+            stray = [s for s in c.arg["in"] if s not in c.arg["of"]]
+            if stray:
+                raise fail(f"last: {stray[0]!r} must also be listed in of", where_line)
+        elif c.test == "prohibited":
+            if c.arg not in self._prohibitions:
+                raise fail(f"condition refers to unknown prohibition {c.arg!r}", where_line)
+        elif c.test == "ground_in":
+            for g in c.arg:
+                if g not in self._triggers:
+                    raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
+        elif c.test == "ground_of":
+            other = c.arg["step"]
+            if other not in visible:
+                raise fail(f"condition refers to unknown step {other!r}", where_line)
+            if not any(i.kind == "seizure_ground" for x in visible[other] for i in x.inputs):
+                raise fail(f"ground_of: step {other!r} has no seizure_ground input", where_line)
+            for g in c.arg["in"]:
+                if g not in self._triggers:
+                    raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
+        elif c.test == "input_by":
+            if c.arg["deadline"] not in self._deadline_ids:
+                raise fail(f"condition refers to unknown deadline {c.arg['deadline']!r}", where_line)
+        for p in c.parts:
+            self._check_condition(p, visible, fail, default_line)
 
     # ----------------------------------------------------------------------------------- law as of a day
 
@@ -1098,7 +1329,30 @@ class ProcedureEngine:
             dated_by=main.dated_by,
             undeclared=undeclared,
             concerns=main.concerns,
+            recipients=self._recipients(tuple(dict.fromkeys(s for d in live for s in d.documents)), day),
         )
+
+    def _recipients(self, documents: tuple[str, ...], day: dt.date) -> tuple[dict[str, Any], ...]:
+        """Who each notice the step serves goes to, as the notice's `to:` says (a rule of RECIPIENT_RULES,
+        or the text's own words); a notice that says nothing is not listed."""
+        out = []
+        for doc in documents:
+            for v in self._notices.get(doc, ()):
+                to = v.effect.get("to")
+                if not v.in_force.contains(day) or to is None:
+                    continue
+                rule = to.get("rule") if isinstance(to, Mapping) else None
+                words = to if isinstance(to, str) else (to.get("text") or RECIPIENT_RULES[rule])
+                out.append(
+                    {
+                        "notice": doc,
+                        "for": list(v.effect.get("for") or ()),
+                        "rule": rule,
+                        "words": " ".join(words.split()),
+                        "provision": {**v.cite(), "pack": v.pack},
+                    }
+                )
+        return tuple(out)
 
     def procedure(self, on: dt.date) -> list[Step]:
         return list(self.steps_on(on).values())
@@ -1118,8 +1372,13 @@ class ProcedureEngine:
 
     # ----------------------------------------------------------------------------------- inputs
 
-    def choices(self, step: Step, state: CaseState, day: dt.date) -> dict[str, list[dict[str, Any]]]:
-        """The choices of each input whose values come from the law (designations, methods, proofs, grounds)."""
+    def choices(
+        self, step: Step, state: CaseState, day: dt.date, at: dt.datetime | None = None
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The choices of each input whose values come from the law (designations, methods, proofs, grounds).
+
+        A notice element with a `when:` condition carries `applies` (the condition, read on the case at `at`,
+        default the end of `day`) and `when` (its words); only the elements that apply must be ticked."""
         out: dict[str, list[dict[str, Any]]] = {}
         designation = state.designation
         for item in step.inputs:
@@ -1151,16 +1410,27 @@ class ProcedureEngine:
                     )
                 out[item.id] = proofs
             elif item.kind == "notice_elements":
-                # what the notice (or decision) served must contain, by every layer that requires it
-                out[item.id] = [
-                    {
-                        "value": f"{v.cite()['provision']}/{element['id']}",
-                        "label": element["text"],
-                        "provision": v.cite(),
-                    }
-                    for v in self._documents_for(step, designation, day)
-                    for element in v.effect.get("elements") or ()
-                ]
+                # what the notice (or decision) served must contain, by every layer that requires it; an
+                # element with a condition only when the condition holds for the case
+                elements = []
+                ctx: _Context | None = None
+                for v in self._documents_for(step, designation, day):
+                    for element in v.effect.get("elements") or ():
+                        choice = {
+                            "value": f"{v.cite()['provision']}/{element['id']}",
+                            "label": element["text"],
+                            "provision": v.cite(),
+                        }
+                        cond = self._element_conditions.get((id(v), element["id"]))
+                        if cond is not None:
+                            if ctx is None:
+                                when = at or dt.datetime.combine(day, dt.time.max, tzinfo=self.j.tz)
+                                ctx = _Context(self, state, None, when, day, None)
+                            result, _ = ctx.evaluate(cond, step, None)
+                            choice["applies"] = result is not False  # unknown: required (the owner's side)
+                            choice["when"] = cond.why or _condition_words(ctx, cond, step)
+                        elements.append(choice)
+                out[item.id] = elements
             elif item.kind == "seizure_ground":
                 out[item.id] = [
                     {"value": tid, "label": v.effect["what"], "provision": v.cite()}
@@ -1180,9 +1450,19 @@ class ProcedureEngine:
         city = [v for v in docs if v.layer == "city"]
         state = [v for v in docs if v.layer != "city"]
         state_methods = {m for v in state for m in v.effect.get("service_methods", ())}
+        forms = self.j.service_method_forms
 
         def accepted_by_state(method: str) -> bool:
-            return method in state_methods or bool(set(SERVICE_METHOD_FORMS.get(method, ())) & state_methods)
+            # a method, or anything it is a form of (restricted-delivery mail is certified mail is mail)
+            seen, todo = set(), [method]
+            while todo:
+                m = todo.pop()
+                if m in state_methods:
+                    return True
+                if m not in seen:
+                    seen.add(m)
+                    todo += forms.get(m, ())
+            return False
 
         methods: list[dict[str, Any]] = []
         for v in city or state:
@@ -1190,12 +1470,16 @@ class ProcedureEngine:
                 if city and state and not accepted_by_state(m):
                     continue
                 if m not in [x["value"] for x in methods]:
-                    methods.append({"value": m, "label": m.replace("_", " "), "provision": v.cite()})
+                    methods.append(
+                        {"value": m, "label": self.j.service_method_label(m), "provision": v.cite()}
+                    )
         if not methods and city:  # no city method meets the state's: offer the city's, as written
             for v in city:
                 for m in v.effect.get("service_methods", ()):
                     if m not in [x["value"] for x in methods]:
-                        methods.append({"value": m, "label": m.replace("_", " "), "provision": v.cite()})
+                        methods.append(
+                            {"value": m, "label": self.j.service_method_label(m), "provision": v.cite()}
+                        )
         return methods
 
     def _documents_for(self, step: Step, designation: str | None, day: dt.date) -> list[ProvisionVersion]:
@@ -1264,7 +1548,7 @@ class ProcedureEngine:
                     f"inputs.{key}",
                     f"step {step.id!r} has no input {key!r}; its inputs: {', '.join(known) or 'none'}",
                 )
-        choices = self.choices(step, state, day)
+        choices = self.choices(step, state, day, at)
         out: dict[str, Any] = {}
         for item in step.inputs:
             name = f"inputs.{item.id}"
@@ -1418,7 +1702,7 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
         return tuple(dict.fromkeys(items))
     if kind == "notice_elements":
         if value == "all":  # "the notice contains every element the law requires", recorded as the list
-            value = allowed
+            value = [c["value"] for c in choices or () if c.get("applies", True)]
         if isinstance(value, str) or not isinstance(value, Iterable):
             raise InputError(name, "must be the list of the elements the notice contains")
         items = list(value)
@@ -1426,7 +1710,7 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
             if v not in allowed:
                 raise InputError(name, f"{v!r} is not an element of this notice")
         for choice in choices or ():
-            if choice["value"] not in items:
+            if choice["value"] not in items and choice.get("applies", True):
                 raise InputError(
                     name,
                     f"the notice must contain: “{choice['label'].rstrip(';.,: ')}” "
@@ -1971,6 +2255,8 @@ class _Context:
         withdrawn_by = self.closed_by or self.ended_by
         for did in j.deadline_ids():
             plan = j._deadline_plans[did]
+            if self.engine.deadline_withdrawn(did, designation) is not None:
+                continue  # the city withdrew it (`withdraws:`), e.g. registration of a banned dog
             scopes = [s.version.effect.get("for") for s in plan.steps]
             scoped = any(s is not None for s in scopes)
             # a provision with no `for` reaches every case, a case not declared too (347.56)
@@ -2001,7 +2287,7 @@ class _Context:
                     deadline_id=did,
                     who=plan.who,
                     kind=plan.kind,
-                    what=plan.what,
+                    what=plan.what_for(designation),
                     due=due,
                     status=status,
                     met_by=met_by,
@@ -2190,6 +2476,18 @@ def _when(value: dt.date | dt.datetime, j) -> str:
     if isinstance(value, dt.datetime):
         return clock.format_time(value.astimezone(j.tz))
     return clock.format_date(value)
+
+
+def _condition_words(ctx: _Context, cond: Condition, step: Step) -> str:
+    """A notice element's condition in words ("if “Seize the dog” has been done")."""
+    if cond.test == "done":
+        return f"if “{ctx.label(cond.arg)}” has been done"
+    if cond.test == "not_done":
+        return f"unless “{ctx.label(cond.arg)}” has been done"
+    if cond.test == "outcome":
+        wanted = " or ".join(o.replace("_", " ") for o in cond.arg["in"])
+        return f"if “{ctx.label(cond.arg['step'])}” ended with: {wanted}"
+    return "only when its condition holds for the case"
 
 
 def _default_reason(ctx: _Context, cond: Condition, step: Step, extra: Any = None) -> str:

@@ -67,6 +67,24 @@ class Ident(Spec):
 ID = Ident()
 
 
+class CasePrefix(Spec):
+    """The letters a jurisdiction's case and incident numbers start with (BL-2026-0001, BL-I2026-0001)."""
+
+    name = "a case number prefix (1 to 6 upper-case letters or digits, starting with a letter)"
+
+    def check(self, value: Any, where: Where) -> None:
+        if not (
+            isinstance(value, str)
+            and 1 <= len(value) <= 6
+            and value[0] in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            and set(value) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        ):
+            raise where.fail(f"must be {self.name}, e.g. BL; not {_describe(value)}")
+
+
+CASE_PREFIX = CasePrefix()
+
+
 class Optional(Spec):
     def __init__(self, inner: Spec) -> None:
         self.inner = inner

@@ -50,13 +50,19 @@ def effect_line(
     roles: dict[str, str],
     designations: dict[str, str],
     eligibilities: dict[str, str] | None = None,
+    events: dict[str, str] | None = None,
+    methods: dict[str, str] | None = None,
 ) -> str:
-    """One sentence saying what a provision does. `kind` is the effect kind (deadline, requirement, ...)."""
+    """One sentence saying what a provision does. `kind` is the effect kind (deadline, requirement, ...).
+    `events` and `methods` are the jurisdiction's words for its events and service methods (a pack may
+    declare its own: `Jurisdiction.event_words`, `Jurisdiction.service_method_label`)."""
+    events = events if events is not None else EVENT_WORDS
+    methods = methods or {}
     if kind is None:
         return ""
     concerns = f" (for: {_names(effect['for'], designations)})" if effect.get("for") else ""
     if kind == "deadline":
-        trigger = EVENT_WORDS.get(effect.get("trigger") or "", "an event the text does not give")
+        trigger = events.get(effect.get("trigger") or "", "an event the text does not give")
         period = _period(effect["period"])
         timing = {
             "not_before": f"not before {period} after {trigger}",
@@ -69,6 +75,8 @@ def effect_line(
         parts = [f"Requirement: {effect['what']}"]
         if effect.get("amount_usd") is not None:
             parts.append(f"amount: {_usd(effect['amount_usd'])}")
+        for amount in effect.get("amounts") or ():
+            parts.append(f"{amount.get('what') or amount['id'].replace('_', ' ')}: {_usd(amount['usd'])}")
         spec = effect.get("spec") or {}
         if spec:
             parts.append("; ".join(f"{k.replace('_', ' ')}: {_value(v)}" for k, v in spec.items()))
@@ -95,7 +103,7 @@ def effect_line(
         parts += [f"{(eligibilities or {})[b][0].lower()}{(eligibilities or {})[b][1:]}" for b in acts]
         return f"Exemption: bars {' and '.join(parts)}"
     if kind == "notice":
-        how = ", ".join(m.replace("_", " ") for m in effect.get("service_methods", ()))
+        how = ", ".join(methods.get(m) or m.replace("_", " ") for m in effect.get("service_methods", ()))
         mode = "all of" if effect.get("service_methods_mode") == "all" else "any of"
         n = len(effect.get("elements", ()))
         writing = " in writing" if effect.get("in_writing") else ""

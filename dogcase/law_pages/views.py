@@ -111,7 +111,13 @@ def _layers(j, shown: dict, on: dt.date) -> list[dict]:
                 "anchor": f"p-{p['provision']}",
                 "effect_kind": kind,
                 "effect_line": effect_line(
-                    kind, effect, roles=roles, designations=designations, eligibilities=eligibilities
+                    kind,
+                    effect,
+                    roles=roles,
+                    designations=designations,
+                    eligibilities=eligibilities,
+                    events=j.event_words,
+                    methods={m: j.service_method_label(m) for m in j.service_methods},
                 ),
                 "defects": [d.as_dict() for d in j.defects_for([p["provision"]], on)],
             }

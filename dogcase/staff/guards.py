@@ -11,8 +11,14 @@ from functools import wraps
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.shortcuts import render
 
 from dogcase.cases.access import READ_ONLY, RECORD_KEEPERS, cities_of, staff_roles
+from dogcase.law import UnknownJurisdiction
+
+
+def not_installed(jurisdiction_id: str) -> str:
+    return f"law pack {jurisdiction_id} is not installed"
 
 
 def staff_required(view):
@@ -23,7 +29,12 @@ def staff_required(view):
     def wrapped(request, *args, **kwargs):
         if not staff_roles(request.user):
             raise PermissionDenied("You have no staff role yet — ask an administrator.")
-        return view(request, *args, **kwargs)
+        try:
+            return view(request, *args, **kwargs)
+        except UnknownJurisdiction as exc:
+            # a record of a city whose law pack was removed or renamed: nothing can be done under its law
+            context = {"jurisdiction": exc.jurisdiction, "message": not_installed(exc.jurisdiction)}
+            return render(request, "staff/not_installed.html", context, status=503)
 
     return wrapped
 

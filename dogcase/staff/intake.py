@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
-from dogcase.cases.models import Dog, Incident, Premises, Victim
+from dogcase.cases.models import Dog, Incident, Premises
+from dogcase.cases.record_facts import PERSON, record_facts
+from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.staff.present import humanize
 
 # Facts the structured part of the form always settles; they are not asked again as questions.
@@ -25,35 +28,55 @@ KIND_FACTS = {
     Incident.Kind.ATTACK: "attacked",
     Incident.Kind.CHASE: "chased_or_approached",
 }
-INJURY_ORDER = [v for v, _ in Victim.Injury.choices]
-
-# Plain words for fact values that read badly as ids.
-VALUE_WORDS = {
-    "human": "A person",
-    "domestic_animal": "A domestic animal",
-    "none": "Nobody / none",
-    "minor": "A bite or minor injury",
-    "substantial_bodily_harm": "Substantial bodily harm (Minn. Stat. 609.02 subd. 7a)",
-    "great_bodily_harm": "Great bodily harm (Minn. Stat. 609.02 subd. 8)",
-    "death": "Death",
-    "public": "Public property",
-    "private_other": "Someone else's private property",
-    "owner_property": "The dog owner's property",
-    "trespass_on_owner_premises": "Trespassing on the owner's property",
-    "tort_on_owner_premises": "Committing a wrong (tort) on the owner's property",
-    "provoking": "Provoking the dog",
-    "teasing": "Teasing the dog",
-    "tormenting": "Tormenting the dog",
-    "abusing": "Abusing the dog",
-    "assaulting": "Assaulting the dog",
-    "repeatedly_provoked_in_past": "Has provoked the dog again and again before",
-    "committing_crime": "Committing a crime",
-    "attempting_crime": "Trying to commit a crime",
-}
 
 
-def value_words(value: str) -> str:
-    return VALUE_WORDS.get(value, humanize(value))
+def label_of(vocabulary, fact_id: str, value: str) -> str:
+    """A fact value in plain words, from the vocabulary's labels (facts.yaml or the city's pack)."""
+    fact = vocabulary.facts.get(fact_id)
+    return fact.label_of(value) if fact is not None else humanize(value)
+
+
+class FormVocabulary:
+    """The facts the intake form asks and offers for the user's cities: each city's own vocabulary (`j.facts`)
+    merged, with what only some cities have marked as theirs. The submitted form is checked against the
+    vocabulary of the city chosen."""
+
+    def __init__(self, vocabularies: dict[str, Any], names: dict[str, str]) -> None:
+        self.facts: dict[str, Any] = {}
+        self.only_in: dict[Any, list[str]] = {}  # fact id, or (fact id, value) -> the cities that have it
+        for vocab in vocabularies.values():
+            for fact in vocab.facts.values():
+                known = self.facts.get(fact.id)
+                if known is None:
+                    self.facts[fact.id] = fact
+                    continue
+                added = tuple(v for v in fact.ordered_values if v not in known.values)
+                if added:
+                    ordered = known.ordered_values + added
+                    self.facts[fact.id] = replace(
+                        known,
+                        values=frozenset(ordered),
+                        ordered_values=ordered,
+                        labels=MappingProxyType({**fact.labels, **known.labels}),
+                    )
+        if len(vocabularies) > 1:
+            for fact in self.facts.values():
+                having = [c for c, v in vocabularies.items() if fact.id in v.facts]
+                if len(having) < len(vocabularies):
+                    self.only_in[fact.id] = [names.get(c, c) for c in having]
+                for value in fact.ordered_values:
+                    with_value = [c for c in having if value in vocabularies[c].facts[fact.id].values]
+                    if len(with_value) < len(vocabularies):
+                        self.only_in[(fact.id, value)] = [names.get(c, c) for c in with_value]
+
+    def choice_label(self, fact_id: str, value: str) -> str:
+        words = label_of(self, fact_id, value)
+        cities = self.only_in.get((fact_id, value))
+        return f"{words} ({', '.join(cities)} only)" if cities else words
+
+    def choices(self, field) -> list[tuple[str, str]]:
+        """A record field's choices (cases/vocabulary.py), labelled."""
+        return [(v, self.choice_label(field.fact, v)) for v in field.values(self)]
 
 
 DOG_TEXT = ("name", "breed", "colour", "microchip_manufacturer", "microchip_number", "licence_number")
@@ -199,8 +222,8 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
         if row.name or row.contact or row.statement:
             data.witnesses.append(row)
     for fact in vocabulary.facts.values():
-        if fact.id in DERIVED_ONLY:
-            continue
+        if fact.id in DERIVED_ONLY or fact.from_record:
+            continue  # settled by the form's structured answers, or by the dog's record: never typed here
         name = f"fact-{fact.id}"
         if fact.type == "bool":
             raw = post.get(name, "")
@@ -221,8 +244,16 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
     return data
 
 
-def check(data: IntakeData, *, cities: tuple[str, ...], require_complete: bool = True) -> None:
-    """Field-by-field messages, in plain words, added to `data.errors`."""
+def _choose(what: str, value: str, field, vocabulary) -> str:
+    """The message for a choice left empty, or for a value the city's law does not have."""
+    if not value:
+        return what
+    allowed = ", ".join(label_of(vocabulary, field.fact, v) for v in field.values(vocabulary))
+    return f"{what} “{label_of(vocabulary, field.fact, value)}” is not one of this city's: {allowed}."
+
+
+def check(data: IntakeData, *, cities: tuple[str, ...], vocabulary, require_complete: bool = True) -> None:
+    """Field-by-field messages, in plain words, added to `data.errors`. `vocabulary` is the chosen city's."""
     e = data.errors
     if data.jurisdiction not in cities:
         e["jurisdiction"] = "Choose the city where it happened."
@@ -232,8 +263,8 @@ def check(data: IntakeData, *, cities: tuple[str, ...], require_complete: bool =
         e.setdefault("occurred_at", "Give the date and time it happened.")
     if not data.place:
         e["place"] = "Say where it happened (an address or a description of the place)."
-    if data.place_type not in Incident.PlaceType.values:
-        e["place_type"] = "Choose the kind of place."
+    if data.place_type not in PLACE_TYPE.values(vocabulary):
+        e["place_type"] = _choose("Choose the kind of place.", data.place_type, PLACE_TYPE, vocabulary)
     if data.kind not in Incident.Kind.values:
         e["kind"] = "Choose what the dog did."
     if not data.dogs:
@@ -258,12 +289,14 @@ def check(data: IntakeData, *, cities: tuple[str, ...], require_complete: bool =
             e[p + "premises_street"] = "Give the address of the rented home where the dog is kept."
     for row in data.victims:
         p = f"victim-{row.index}-"
-        if row.kind not in Victim.Kind.values:
-            e[p + "kind"] = "Choose a person or a domestic animal."
+        if row.kind not in VICTIM_KIND.values(vocabulary):
+            e[p + "kind"] = _choose(
+                "Choose a person or a domestic animal.", row.kind, VICTIM_KIND, vocabulary
+            )
         if not row.name:
             e[p + "name"] = "Name the person, or describe the animal (kind and name)."
-        if row.injury not in Victim.Injury.values:
-            e[p + "injury"] = "Choose how badly they were hurt."
+        if row.injury not in INJURY.values(vocabulary):
+            e[p + "injury"] = _choose("Choose how badly they were hurt.", row.injury, INJURY, vocabulary)
         if row.conduct and row.conduct_none:
             e[p + "conduct"] = "Tick what they were doing, or “none of these” — not both."
     for row in data.witnesses:
@@ -287,13 +320,15 @@ def derive_facts(data: IntakeData, vocabulary) -> tuple[dict[str, Any], list[Fac
     if data.kind in KIND_FACTS:
         facts[KIND_FACTS[data.kind]] = True
         sources[KIND_FACTS[data.kind]] = f"What happened: {Incident.Kind(data.kind).label}"
-    if data.place_type in Incident.PlaceType.values:
+    if data.place_type in PLACE_TYPE.values(vocabulary):
         facts["place"] = data.place_type
-        sources["place"] = f"Kind of place: {Incident.PlaceType(data.place_type).label}"
-    valid = [v for v in data.victims if v.kind in Victim.Kind.values and v.injury in Victim.Injury.values]
+        sources["place"] = f"Kind of place: {label_of(vocabulary, 'place', data.place_type)}"
+    injuries = INJURY.values(vocabulary)
+    valid = [v for v in data.victims if v.kind in VICTIM_KIND.values(vocabulary) and v.injury in injuries]
     if valid:
-        # The classifier reads one victim: the most seriously hurt (a person before an animal on a tie).
-        worst = max(valid, key=lambda v: (INJURY_ORDER.index(v.injury), v.kind == Victim.Kind.PERSON))
+        # The classifier reads one victim: the most seriously hurt, by the order of the injury values (least
+        # to most serious; a city's own values come after the shared ones), a person before an animal.
+        worst = max(valid, key=lambda v: (injuries.index(v.injury), v.kind == "human"))
         facts["victim"] = worst.kind
         facts["injury"] = worst.injury
         which = f"victim {valid.index(worst) + 1}" if len(valid) > 1 else "the victim"
@@ -316,9 +351,9 @@ def derive_facts(data: IntakeData, vocabulary) -> tuple[dict[str, Any], list[Fac
         if isinstance(value, bool):
             words = "Yes" if value else "No"
         elif isinstance(value, list):
-            words = ", ".join(value_words(v) for v in value) or "None of these"
+            words = ", ".join(fact.label_of(v) for v in value) or "None of these"
         else:
-            words = value_words(value)
+            words = fact.label_of(value)
         lines.append(FactLine(fact.id, fact.question, value, words, sources[fact.id]))
     return facts, lines
 
@@ -336,14 +371,23 @@ def questions(
     """The explicit fact questions of the form, with the answers to re-show."""
     out = []
     for fact in vocabulary.facts.values():
-        if fact.id in DERIVED_ONLY:
+        if fact.id in DERIVED_ONLY or fact.from_record:
             continue
         raw = raw_answers.get(fact.id)
         item = {
             "id": fact.id,
             "type": fact.type,
             "question": fact.question,
-            "choices": [{"value": v, "label": value_words(v)} for v in fact.ordered_values],
+            "only_in": ", ".join(getattr(vocabulary, "only_in", {}).get(fact.id, ())),
+            "choices": [
+                {
+                    "value": v,
+                    "label": vocabulary.choice_label(fact.id, v)
+                    if hasattr(vocabulary, "choice_label")
+                    else fact.label_of(v),
+                }
+                for v in fact.ordered_values
+            ],
             "answer": raw
             if raw is not None
             else ("" if fact.type != "set" else {"values": [], "none": False}),
@@ -351,3 +395,19 @@ def questions(
         }
         out.append(item)
     return out
+
+
+def record_lines(data: IntakeData, vocabulary, *, dogs: dict[int, Any], facts: dict[str, Any], day: dt.date):
+    """The facts from each dog's record (`cases/record_facts.py`) for the form to show — never asked — and,
+    when the incident names one dog, those facts to classify with (each dog's case reads its own record when
+    it is opened). `dogs` maps a row's index to the dog on record it names (absent: a dog new to dogcase)."""
+    bite_on_person = facts.get("bit") is True and any(v.kind == PERSON for v in data.victims)
+    rows = data.dogs or [DogRow(index=0)]
+    per_dog = []
+    for row in rows:
+        dog = dogs.get(row.index)
+        found = record_facts(dog, vocabulary=vocabulary, incident_day=day, bite_on_person_now=bite_on_person)
+        name = dog.name if dog is not None else (row.get("name") or "the new dog")
+        per_dog.append({"dog": name, "facts": found})
+    merged = {f.fact: f.value for f in per_dog[0]["facts"]} if len(per_dog) == 1 else {}
+    return per_dog, merged

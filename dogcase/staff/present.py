@@ -162,6 +162,7 @@ HISTORY_WORDS = {
     "update_premises": "Premises changed",
     "add_owner": "Owner added",
     "end_ownership": "No longer an owner",
+    "record_prior_history": "Prior history recorded (before dogcase)",
 }
 
 

@@ -230,6 +230,7 @@ def replayed_event(key: str) -> Event | None:
 
 DOG_ACTS = ("record_dog", "update_dog")
 OWNER_ACTS = ("add_owner", "end_ownership")
+PRIOR_ACTS = ("record_prior_history",)
 PERSON_ACTS = ("record_person", "update_person")
 PREMISES_ACTS = ("record_premises", "update_premises")
 
@@ -237,7 +238,7 @@ PREMISES_ACTS = ("record_premises", "update_premises")
 def dog_history(dog: Dog) -> tuple[list[Event], dict[int, Person]]:
     """The events that created or changed the dog, its owners and its premises (oldest first), and the people
     they name. Two queries whatever the number of events."""
-    q = Q(act__in=DOG_ACTS, data__id=dog.pk) | Q(act__in=OWNER_ACTS, data__dog=dog.pk)
+    q = Q(act__in=DOG_ACTS, data__id=dog.pk) | Q(act__in=OWNER_ACTS + PRIOR_ACTS, data__dog=dog.pk)
     if dog.premises_id:
         q |= Q(act__in=PREMISES_ACTS, data__id=dog.premises_id)
     events = list(Event.objects.filter(q, jurisdiction=dog.jurisdiction).order_by("seq"))

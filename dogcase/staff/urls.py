@@ -15,6 +15,7 @@ urlpatterns = [
     path("dogs/<int:pk>", records.dog_detail, name="dog"),
     path("dogs/<int:pk>/edit", edits.edit_dog, name="dog_edit"),
     path("dogs/<int:pk>/owners/add", edits.add_owner, name="owner_add"),
+    path("dogs/<int:pk>/prior-history/add", edits.add_prior_history, name="prior_history_add"),
     path("dogs/<int:pk>/owners/<int:ownership_id>/end", edits.end_ownership, name="owner_end"),
     path("premises/<int:pk>/edit", edits.edit_premises, name="premises_edit"),
     path("people/", records.person_list, name="people"),

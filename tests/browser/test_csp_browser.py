@@ -27,7 +27,7 @@ def test_the_main_pages_run_under_the_policy_without_a_violation(live_server, pa
         policy = response.headers["content-security-policy"]
         assert "script-src 'self'" in policy and "unsafe-inline" not in policy
     page.goto(live_server.url + "/incidents/new")
-    page.get_by_label("Public place").check()  # an htmx request: the live classification panel updates
+    page.get_by_label("Public property").check()  # an htmx request: the live classification panel updates
     page.wait_for_load_state("networkidle")
     assert violations == []
 

@@ -14,6 +14,7 @@ jurisdiction:
   name: State of North (invented)
   kind: state
   timezone: America/Chicago
+  case_prefix: NS
   source: {title: "North Statutes ch. 9 (invented for tests)"}
 roles:
   - {id: warden, label: Dog warden}
@@ -71,6 +72,7 @@ jurisdiction:
   kind: city
   layer_over: north-state
   timezone: America/Chicago
+  case_prefix: SC
   source: {title: "South City Code § 1 (invented for tests)"}
   in_force: {from: 2020-01-01}
 roles:

@@ -108,6 +108,30 @@ BROKEN = [
         id="an id YAML reads as a number",
     ),
     pytest.param(
+        "city",
+        "  case_prefix: SC\n",
+        "  case_prefix: sc\n",
+        "case_prefix: sc",
+        "must be a case number prefix",
+        id="a lower-case case prefix",
+    ),
+    pytest.param(
+        "city",
+        "  case_prefix: SC\n",
+        "  case_prefix: SOUTHCITY\n",
+        "case_prefix: SOUTHCITY",
+        "1 to 6 upper-case letters or digits",
+        id="a case prefix too long",
+    ),
+    pytest.param(
+        "city",
+        "  case_prefix: SC\n",
+        "",
+        "jurisdiction:",
+        "missing required key 'case_prefix'",
+        id="a pack without a case prefix",
+    ),
+    pytest.param(
         "state",
         "  - {id: warden, label: Dog warden}\n",
         "  - {id: warden, label: Dog warden\n",
@@ -142,3 +166,22 @@ def test_city_over_a_missing_state_pack_is_an_error(tmp_path):
 def test_folder_name_must_match_jurisdiction_id(tmp_path):
     with pytest.raises(PackError, match="must match its folder name"):
         _load_with(tmp_path, city=CITY.replace("id: south-city", "id: west-city"))
+
+
+def test_two_packs_with_one_case_prefix_is_an_error_naming_both(tmp_path):
+    # big-lake-mn and battle-lake-mn once both numbered their cases BL-...: two cases, one number
+    with pytest.raises(PackError) as caught:
+        _load_with(tmp_path, city=CITY.replace("case_prefix: SC", "case_prefix: NS"))
+    error = caught.value
+    assert "case_prefix 'NS'" in error.message
+    assert error.file.endswith("south-city/pack.yaml")
+    assert "already the prefix of north-state" in error.message
+
+
+def test_the_shipped_packs_keep_the_prefixes_their_case_numbers_already_have():
+    from dogcase.law import library
+
+    packs = library().packs
+    assert packs["battle-lake-mn"].case_prefix == "BL"
+    assert packs["tracy-mn"].case_prefix == "T"
+    assert len({p.case_prefix for p in packs.values()}) == len(packs)

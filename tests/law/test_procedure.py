@@ -1006,3 +1006,23 @@ def test_the_registration_deadline_is_explained_by_the_truncation_of_c4_not_the_
     assert register.status == "undetermined"
     assert "cut off mid-sentence" in register.reason
     assert "2023 amendment" not in register.reason
+
+
+def test_an_obligation_is_worded_by_the_provision_that_sets_it_for_the_case():
+    """owner.request_hearing is set by Tracy's Subd 4.A for a vicious dog and by 347.541 for a dangerous one:
+    the vicious dog's owner is told of a hearing on the classification, not on a dangerous declaration."""
+    j = library().get("tracy-mn")
+    classified = TakenStep(
+        "notify_classification",
+        noon("2026-05-04"),
+        "clerk",
+        events={"notice_date": dt.date(2026, 5, 4), "notice_sent": dt.date(2026, 5, 4)},
+    )
+    vicious = CaseState("vicious", dt.date(2026, 5, 1), (classified,))
+    owed = {o.deadline_id: o for o in j.obligations(vicious, noon("2026-05-05"))}
+    assert "dangerous" not in owed["owner.request_hearing"].what
+    assert owed["owner.request_hearing"].what == j.pack.provisions["4.A.request"].versions[-1].effect["what"]
+    answer = j.deadline(
+        "owner.request_hearing", {"notice_sent": dt.date(2026, 5, 4)}, designation="dangerous"
+    )
+    assert "dangerous" in answer["what"]

@@ -34,7 +34,15 @@ from dogcase.staff.present import (
 )
 from dogcase.staff.roles import ROLES_BY_GROUP
 from dogcase.staff.stepforms import FormProblem, fields_for, raw_values, read_inputs
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
+from dogcase.staff.views.common import (
+    city_names,
+    clean_token,
+    installed,
+    new_form_token,
+    not_installed,
+    now_and_today,
+    sentence,
+)
 
 
 def _case(user, number: str) -> Case:
@@ -193,7 +201,8 @@ def step_row(verdict, case: Case) -> dict[str, Any]:
 def _classification(events: list[Event]) -> dict | None:
     for e in events:
         if e.act == "open_case" and e.kind == Event.Kind.RECORD:
-            return explained_classification(e.data.get("classification"))
+            explained = explained_classification(e.data.get("classification"))
+            return explained and {**explained, "record_facts": e.data.get("record_facts", [])}
     return None
 
 
@@ -201,16 +210,18 @@ def _classification(events: list[Event]) -> dict | None:
 def case_detail(request, number: str):
     user = request.user
     case = _case(user, number)
-    j = library().get(case.jurisdiction)
+    j = installed(case.jurisdiction)
     now, today = now_and_today()
     events = queries.case_events(case)
     state = acts.case_state(case, [e for e in events if e.kind in (Event.Kind.STEP, Event.Kind.CORRECTION)])
     read_only = is_read_only(user)
-    verdicts = j.available_steps(state, law_actor(user, case.jurisdiction), now)
-    if case.status != Case.Status.OPEN:
-        # a closed case: only the steps that concern the owner (the 347.542 ban that follows a conviction)
-        verdicts = [v for v in verdicts if v.step.concerns == "person"]
-    steps = [step_row(v, case) for v in verdicts]
+    steps = []
+    if j is not None:
+        verdicts = j.available_steps(state, law_actor(user, case.jurisdiction), now)
+        if case.status != Case.Status.OPEN:
+            # a closed case: only the steps that concern the owner (the 347.542 ban that follows a conviction)
+            verdicts = [v for v in verdicts if v.step.concerns == "person"]
+        steps = [step_row(v, case) for v in verdicts]
     open_obligations, closed_obligations = obligation_rows(case, today=today, now=now)
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
     tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
@@ -229,6 +240,7 @@ def case_detail(request, number: str):
         "read_only": read_only,
         "today": today,
         "custody": custody(state.events),
+        "not_installed": None if j else not_installed(case.jurisdiction),
     }
     return render(request, "staff/case_detail.html", context)
 

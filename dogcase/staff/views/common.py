@@ -8,6 +8,7 @@ import uuid
 from django.utils import timezone
 
 from dogcase.law import library
+from dogcase.staff.guards import not_installed
 
 
 def now_and_today() -> tuple[dt.datetime, dt.date]:
@@ -32,14 +33,18 @@ def jurisdiction(jurisdiction_id: str):
     return library().get(jurisdiction_id)
 
 
+def installed(jurisdiction_id: str):
+    """The jurisdiction, or None when its law pack is no longer in the library (removed or renamed): its
+    records are still shown, with `not_installed(...)` in place of what only the law could say."""
+    return library().jurisdictions.get(jurisdiction_id)
+
+
 def city_names(cities) -> dict[str, str]:
-    lib = library()
     out = {}
     for c in cities:
-        try:
-            j = lib.get(c)
-        except Exception:  # noqa: BLE001 — a city access row for a pack no longer shipped
-            out[c] = c
+        j = installed(c)
+        if j is None:  # a city access row, or records, for a pack no longer shipped
+            out[c] = f"{c} ({not_installed(c)})"
             continue
         out[c] = j.name.removeprefix("City of ").removesuffix(", Minnesota")
     return out

@@ -21,7 +21,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from dogcase.cases import acts, updates
-from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises
+from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises, PriorHistoryEntry
+from dogcase.cases.record_facts import prior_designations
+from dogcase.law import library
 from dogcase.staff import guards, queries
 from dogcase.staff.guards import may_record, require_writer, staff_required
 from dogcase.staff.present import field_value_words, humanize
@@ -521,3 +523,56 @@ def add_to_incident(request, number: str):
         {"incident": incident, "values": values, "errors": errors, "token": token},
         status=status,
     )
+
+
+# --------------------------------------------------------------------------------------- prior history
+
+
+@staff_required
+def add_prior_history(request, pk: int):
+    """Record what happened to the dog before dogcase (a bite on a person, a designation, a notice), with
+    where it is recorded: the facts from the dog's record read it."""
+    user = request.user
+    dog = _dog(user, pk)
+    require_record_writer(user)
+    vocabulary = library().get(dog.jurisdiction).facts
+    fields = ("on", "what", "designation", "by_whom", "source", "note")
+    values: dict[str, str] = dict.fromkeys(fields, "")
+    errors: dict[str, str] = {}
+    token = new_form_token()
+    status = 200
+    if request.method == "POST":
+        token = clean_token(request.POST.get("idempotency_key")) or token
+        values = {k: (request.POST.get(k) or "").strip() for k in fields}
+        status = 400
+        on = _parse_date(values["on"])
+        if on is None:
+            errors["on"] = "Give the date it happened."
+        else:
+            try:
+                updates.record_prior_history(
+                    dog,
+                    actor=user,
+                    on=on,
+                    what=values["what"],
+                    designation=values["designation"] if values["what"] != "bite_on_person" else "",
+                    by_whom=values["by_whom"],
+                    source=values["source"],
+                    note=values["note"],
+                    idempotency_key=token,
+                )
+            except acts.InvalidInput as exc:
+                errors[exc.field if exc.field in fields else "what"] = sentence(exc.rule)
+            else:
+                messages.success(request, f"Prior history of {dog.name} recorded.")
+                return redirect(reverse("staff:dog", args=[dog.pk]) + "#prior-history")
+    context = {
+        "dog": dog,
+        "city": city_names([dog.jurisdiction])[dog.jurisdiction],
+        "values": values,
+        "errors": errors,
+        "token": token,
+        "whats": PriorHistoryEntry.What.choices,
+        "designations": prior_designations(vocabulary),
+    }
+    return render(request, "staff/prior_history_add.html", context, status=status)

@@ -4,6 +4,7 @@ opens one case per dog."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
@@ -15,26 +16,42 @@ from django.views.decorators.http import require_POST
 
 from dogcase.cases import acts
 from dogcase.cases.access import cities_of, require_record_keeper
-from dogcase.cases.models import Dog, Incident, Person, Premises, Victim
+from dogcase.cases.models import Dog, Incident, Person, Premises
+from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.law import InputError, LawError, library
 from dogcase.staff import intake, queries
 from dogcase.staff.guards import may_record, staff_required
 from dogcase.staff.present import explained_classification
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
+from dogcase.staff.views.common import (
+    city_names,
+    clean_token,
+    installed,
+    new_form_token,
+    now_and_today,
+    sentence,
+)
 
 ROW_KINDS = ("dog", "victim", "witness")
 
 
+def _intake_cities(user) -> tuple[str, ...]:
+    """The user's cities whose law pack is installed: an incident is recorded under a city's law."""
+    return tuple(c for c in cities_of(user) if installed(c) is not None)
+
+
 def _require_intake(user) -> tuple[str, ...]:
     """The cities the user may record incidents in; 403 when none."""
-    cities = cities_of(user)
+    cities = _intake_cities(user)
     if not may_record(user) or not cities:
         raise PermissionDenied("Your role may not record incidents.")
     return cities
 
 
-def _vocabulary(cities):
-    return library().get(cities[0]).facts
+def _vocabulary(cities) -> intake.FormVocabulary:
+    """What the form asks and offers: the facts of every city the user records for (each value and question
+    a city lacks is marked with the cities that have it)."""
+    lib = library()
+    return intake.FormVocabulary({c: lib.get(c).facts for c in cities}, city_names(cities))
 
 
 def _choices(user, cities) -> dict[str, Any]:
@@ -68,7 +85,7 @@ def _choices(user, cities) -> dict[str, Any]:
 
 def _form_context(request, data: intake.IntakeData, *, token: str, classification=None) -> dict[str, Any]:
     user = request.user
-    cities = cities_of(user)
+    cities = _intake_cities(user)
     vocabulary = _vocabulary(cities)
     conduct = vocabulary.facts.get("victim_conduct")
     dogs = data.dogs or [intake.DogRow(index=0)]
@@ -87,12 +104,14 @@ def _form_context(request, data: intake.IntakeData, *, token: str, classificatio
         "cities": city_names(cities),
         "questions": intake.questions(vocabulary, data.raw_answers, data.errors),
         "kinds": Incident.Kind.choices,
-        "place_types": Incident.PlaceType.choices,
+        "place_types": vocabulary.choices(PLACE_TYPE),
         "sexes": Dog.Sex.choices,
         "tenures": Premises.Tenure.choices,
-        "victim_kinds": Victim.Kind.choices,
-        "injuries": Victim.Injury.choices,
-        "conduct_choices": [{"value": v, "label": intake.value_words(v)} for v in conduct.ordered_values]
+        "victim_kinds": vocabulary.choices(VICTIM_KIND),
+        "injuries": vocabulary.choices(INJURY),
+        "conduct_choices": [
+            {"value": v, "label": vocabulary.choice_label(conduct.id, v)} for v in conduct.ordered_values
+        ]
         if conduct
         else [],
         "token": token,
@@ -103,15 +122,29 @@ def _form_context(request, data: intake.IntakeData, *, token: str, classificatio
 
 def _classify(data: intake.IntakeData, user) -> dict[str, Any]:
     """What the facts entered so far support, under the law in force on the incident date."""
-    cities = cities_of(user)
+    cities = _intake_cities(user)
     jurisdiction = data.jurisdiction if data.jurisdiction in cities else cities[0]
     j = library().get(jurisdiction)
     facts, lines = intake.derive_facts(data, j.facts)
     _, today = now_and_today()
     on = data.occurred_at.astimezone(j.tz).date() if data.occurred_at else today
-    out: dict[str, Any] = {"lines": lines, "on": on, "dated_today": data.occurred_at is None, "city": j.name}
+    existing = {
+        row.index: int(row.existing) for row in data.dogs if row.existing and row.existing.isdecimal()
+    }
+    found = Dog.objects.filter(pk__in=existing.values(), jurisdiction=jurisdiction).in_bulk()
+    dogs = {index: found[pk] for index, pk in existing.items() if pk in found}
+    # with no incident date yet, the record as it stands: everything recorded up to today
+    record_day = on if data.occurred_at else today + dt.timedelta(days=1)
+    per_dog, from_record = intake.record_lines(data, j.facts, dogs=dogs, facts=facts, day=record_day)
+    out: dict[str, Any] = {
+        "lines": lines,
+        "record": per_dog,
+        "on": on,
+        "dated_today": data.occurred_at is None,
+        "city": j.name,
+    }
     try:
-        result = j.classify(j.facts.parse(facts), on).as_dict()
+        result = j.classify({**j.facts.parse(facts), **from_record}, on).as_dict()
     except (InputError, LawError) as exc:
         out["error"] = str(exc)
         return out
@@ -131,8 +164,11 @@ def new_incident(request):
             dog = Dog.objects.get(pk=dog_pk)
             data.jurisdiction = dog.jurisdiction
             data.dogs = [intake.DogRow(index=0, existing=str(dog.pk))]
+        classification = _classify(data, user) if data.dogs else None  # the chosen dog's record, at once
         return render(
-            request, "staff/incident_new.html", _form_context(request, data, token=new_form_token())
+            request,
+            "staff/incident_new.html",
+            _form_context(request, data, token=new_form_token(), classification=classification),
         )
 
     jurisdiction = (request.POST.get("jurisdiction") or "").strip()
@@ -140,7 +176,7 @@ def new_incident(request):
         require_record_keeper(user, jurisdiction)
     j = library().get(jurisdiction if jurisdiction in cities else cities[0])
     data = intake.parse(request.POST, vocabulary=j.facts, tz=j.tz, now=now)
-    intake.check(data, cities=cities)
+    intake.check(data, cities=cities, vocabulary=j.facts)
     token = clean_token(request.POST.get("idempotency_key")) or new_form_token()
     already = queries.replayed_event(f"{token}:incident")
     if already is not None:
@@ -232,7 +268,7 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
                     "kind": v.kind,
                     "name": v.name,
                     "injury": v.injury,
-                    "conduct": _conduct_words(v),
+                    "conduct": _conduct_words(v, library().get(jurisdiction).facts),
                 }
                 for v in data.victims
             ],
@@ -247,11 +283,11 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
     return incident
 
 
-def _conduct_words(v: intake.VictimRow) -> str:
+def _conduct_words(v: intake.VictimRow, vocabulary) -> str:
     if v.conduct_none:
         words = "None of these"
     else:
-        words = ", ".join(intake.value_words(c) for c in v.conduct)
+        words = ", ".join(intake.label_of(vocabulary, "victim_conduct", c) for c in v.conduct)
     if v.conduct_note:
         words = f"{words}. {v.conduct_note}" if words else v.conduct_note
     return words[:200]

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import render
+from django.utils import timezone
 
 from dogcase.cases.access import cities_of
-from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
+from dogcase.cases.models import Case, Dog, Evidence, Incident, Person, PriorHistoryEntry
+from dogcase.cases.record_facts import designation_words, record_facts
 from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.guards import in_cities, is_read_only, may_record, staff_required
-from dogcase.staff.intake import value_words
-from dogcase.staff.present import designation_label, history_rows
-from dogcase.staff.views.common import city_names
+from dogcase.staff.present import designation_label, history_rows, humanize
+from dogcase.staff.views.common import city_names, installed, not_installed
 
 PAGE_SIZE = 25
 
@@ -26,6 +29,8 @@ def _designation_labels(cities) -> dict[str, str]:
     labels: dict[str, str] = {}
     lib = library()
     for c in cities:
+        if c not in lib.jurisdictions:
+            continue
         for d in lib.get(c).designations.values():
             labels.setdefault(d.id, d.label)
     return labels
@@ -60,7 +65,10 @@ def case_list(request):
         {
             "case": c,
             "city": names.get(c.jurisdiction, c.jurisdiction),
-            "designation": labels.get(c.designation, "Not declared") if c.designation else "Not declared",
+            "designation": labels.get(c.designation, humanize(c.designation))
+            if c.designation
+            else "Not declared",
+            "not_installed": None if installed(c.jurisdiction) else not_installed(c.jurisdiction),
             "owners": ", ".join(p.full_name for p in c.dog.owners.all()),
         }
         for c in page
@@ -106,11 +114,13 @@ def person_list(request):
 
 @staff_required
 def incident_list(request):
+    cities = cities_of(request.user)
     return _list(
         request,
         queries.incidents(request.user),
         "staff/incident_list.html",
         may_record=may_record(request.user),
+        not_installed={c: not_installed(c) for c in cities if installed(c) is None},
     )
 
 
@@ -122,7 +132,7 @@ def may_edit(user) -> bool:
 @staff_required
 def dog_detail(request, pk: int):
     dog = queries.dog_detail(request.user, pk)
-    j = library().get(dog.jurisdiction)
+    j = installed(dog.jurisdiction)
     cases = list(dog.cases.select_related("incident").order_by("-opened_at"))
     ownerships = queries.ownerships_of(dog)
     events, people = queries.dog_history(dog)
@@ -136,9 +146,32 @@ def dog_detail(request, pk: int):
         "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
         "incidents": list(dog.incidents.order_by("-occurred_at")),
         "city": city_names([dog.jurisdiction])[dog.jurisdiction],
-        "may_record": may_record(request.user),
+        "may_record": may_record(request.user) and j is not None,
+        "not_installed": None if j else not_installed(dog.jurisdiction),
+        "prior_history": [
+            {"entry": p, "on": p.on, "words": _prior_words(p)}
+            for p in dog.prior_history.select_related("recorded_by")
+        ],
+        # as a new incident tomorrow would read it: everything recorded up to today included
+        "record_facts": record_facts(
+            dog,
+            vocabulary=j.facts,
+            incident_day=timezone.localdate() + dt.timedelta(days=1),
+            bite_on_person_now=False,
+        )
+        if j
+        else [],
     }
     return render(request, "staff/dog_detail.html", context)
+
+
+def _prior_words(entry: PriorHistoryEntry) -> str:
+    if entry.what == PriorHistoryEntry.What.BITE:
+        return "bit a person"
+    label = designation_words(entry.designation)
+    if entry.what == PriorHistoryEntry.What.DESIGNATION:
+        return f"declared {label}"
+    return f"the owner was given notice of the {label} designation"
 
 
 @staff_required
@@ -168,17 +201,18 @@ def incident_detail(request, number: str):
         request.user,
         number=number,
     )
-    j = library().get(incident.jurisdiction)
+    j = installed(incident.jurisdiction)
     facts = []
-    vocabulary = j.facts.facts
+    vocabulary = j.facts.facts if j else {}
     for fact_id, value in incident.facts.items():
         fact = vocabulary.get(fact_id)
+        label_of = fact.label_of if fact is not None else humanize
         if isinstance(value, bool):
             words = "Yes" if value else "No"
         elif isinstance(value, list):
-            words = ", ".join(value_words(v) for v in value) or "None of these"
+            words = ", ".join(label_of(v) for v in value) or "None of these"
         else:
-            words = value_words(str(value))
+            words = label_of(str(value))
         facts.append({"id": fact_id, "question": fact.question if fact else fact_id, "words": words})
     cases = list(incident.cases.select_related("dog").order_by("number"))
     context = {
@@ -188,5 +222,6 @@ def incident_detail(request, number: str):
         "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
         "city": city_names([incident.jurisdiction])[incident.jurisdiction],
         "may_add": may_record(request.user) and not is_read_only(request.user),
+        "not_installed": None if j else not_installed(incident.jurisdiction),
     }
     return render(request, "staff/incident_detail.html", context)

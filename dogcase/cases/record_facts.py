@@ -1,0 +1,227 @@
+"""Facts from the dog's record: what the law asks about a dog's past, computed from its history in dogcase —
+its earlier incidents and cases (declarations, notices served) and the prior history the officer recorded on
+the dog (what happened before dogcase) — never typed again at intake.
+
+The facts are those marked `from_record: true` in the fact vocabulary; each is read by its name:
+- `bit_person_on_separate_occasions`: two or more occasions on which the dog bit a person, this incident
+  included (each incident in dogcase, each prior bite recorded, is one occasion);
+- `previously_<designation>`: the dog was declared that very designation before this incident, in dogcase
+  (a declaration reversed by the decision on its appeal does not count; one later removed on review does) or
+  in its prior history. Only the designation of that id: a vicious classification sets `previously_vicious`,
+  never `previously_potentially_dangerous` (347.50 subd. 2(3) reaches the potentially dangerous finding);
+- `owner_had_notice_of_<designation>`: a notice of such a declaration was served before this incident.
+
+"Before this incident" is a day before the incident's date: a declaration, notice or bite recorded only by its
+date, on the incident's own day, cannot be put before or after it, and is not counted. What the record does
+not show is "no", with its source saying so: prior history found elsewhere is added on the dog's page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from dogcase.cases.models import Dog, Event, Incident, PriorHistoryEntry
+from dogcase.law import library
+from dogcase.law.facts import record_fact_kind
+
+PREVIOUSLY = "previously_"
+NOTICE_OF = "owner_had_notice_of_"
+SEPARATE_BITES = "bit_person_on_separate_occasions"
+PERSON = "human"  # the value of the shared fact `victim` for a person
+
+
+@dataclass(frozen=True)
+class RecordFact:
+    fact: str
+    question: str
+    value: bool
+    sources: tuple[str, ...]  # where it came from, in plain words
+
+    @property
+    def words(self) -> str:
+        return "Yes" if self.value else "No"
+
+    def as_dict(self) -> dict:
+        return {
+            "fact": self.fact,
+            "question": self.question,
+            "value": self.value,
+            "sources": list(self.sources),
+        }
+
+
+def computable(fact_id: str) -> bool:
+    """Whether dogcase knows how to read this fact from a dog's record (the loader refuses `from_record` on
+    any other)."""
+    return record_fact_kind(fact_id) is not None
+
+
+def _day(value) -> dt.date:
+    return timezone.localtime(value).date() if isinstance(value, dt.datetime) else value
+
+
+def _date(value, fallback: dt.date) -> dt.date:
+    if isinstance(value, str):
+        try:
+            return _day(dt.datetime.fromisoformat(value)) if "T" in value else dt.date.fromisoformat(value)
+        except ValueError:
+            return fallback
+    return fallback
+
+
+def _d(day: dt.date) -> str:
+    return f"{day:%-d %B %Y}"
+
+
+def designation_words(designation_id: str) -> str:
+    for pack in library().packs.values():
+        d = pack.designations.get(designation_id)
+        if d is not None:
+            return d.label.lower()
+    return designation_id.replace("_", " ")
+
+
+def prior_designations(vocabulary) -> list[tuple[str, str]]:
+    """The designations a prior history entry may name: those whose earlier declaration is a fact of the
+    city's vocabulary read from the record (`previously_<designation>`), with their labels."""
+    out = []
+    for fact in vocabulary.facts.values():
+        if fact.from_record and fact.id.startswith(PREVIOUSLY):
+            designation = fact.id.removeprefix(PREVIOUSLY)
+            out.append((designation, designation_words(designation).capitalize()))
+    return out
+
+
+def bites_on_a_person(incident: Incident) -> bool:
+    return incident.facts.get("bit") is True and any(v.kind == PERSON for v in incident.victims.all())
+
+
+@dataclass(frozen=True)
+class _Declaration:
+    designation: str
+    day: dt.date
+    case_number: str
+    reversed_on_appeal: bool
+    notices: tuple[dt.date, ...]
+
+
+def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declaration]:
+    """The dog's declarations in dogcase (other than the present incident's), with the notices served."""
+    events = Event.objects.filter(case__dog=dog, kind=Event.Kind.STEP).select_related("case").order_by("seq")
+    if exclude_incident is not None:
+        events = events.exclude(case__incident=exclude_incident)
+    by_case: dict[int, list[Event]] = {}
+    for e in events:
+        by_case.setdefault(e.case_id, []).append(e)
+    out: list[_Declaration] = []
+    for case_events in by_case.values():
+        case = case_events[0].case
+        j = library().jurisdictions.get(case.jurisdiction)
+        current: dict | None = None
+        found: list[dict] = []
+        for e in case_events:
+            day = _day(e.at)
+            designation = (e.data.get("inputs") or {}).get("designation")
+            if designation:
+                current = {
+                    "designation": designation,
+                    "day": _date((e.data.get("events") or {}).get("declaration"), day),
+                    "reversed": False,
+                    "notices": [],
+                }
+                found.append(current)
+                continue
+            if current is None:
+                continue
+            if e.data.get("act") == "serve_notice":
+                dates = [_date(v, day) for v in (e.data.get("events") or {}).values()]
+                current["notices"].append(min(dates, default=day))
+            step = _step(j, e.act, day)
+            if step is not None and step.phase == "decision" and step.ends_on(e.data.get("outcome")):
+                current["reversed"] = True  # the decision on the appeal rescinded it: no finding stands
+        out += [
+            _Declaration(f["designation"], f["day"], case.number, f["reversed"], tuple(f["notices"]))
+            for f in found
+        ]
+    return out
+
+
+def _step(j, step_id: str, day: dt.date):
+    if j is None:
+        return None
+    return next((s for s in j.procedure(day) if s.id == step_id), None)
+
+
+def record_facts(
+    dog: Dog | None,
+    *,
+    vocabulary,
+    incident_day: dt.date,
+    bite_on_person_now: bool,
+    exclude_incident: Incident | None = None,
+) -> list[RecordFact]:
+    """The facts of `vocabulary` marked from_record, as the dog's record shows them before `incident_day`.
+    `dog` None is a dog recorded with this incident: it has no record yet."""
+    wanted = [f for f in vocabulary.facts.values() if f.from_record and computable(f.id)]
+    if not wanted:
+        return []
+    earlier_bites: list[str] = []
+    declarations: list[_Declaration] = []
+    prior: list[PriorHistoryEntry] = []
+    if dog is not None and dog.pk:
+        incidents = dog.incidents.prefetch_related("victims").order_by("occurred_at")
+        if exclude_incident is not None:
+            incidents = incidents.exclude(pk=exclude_incident.pk)
+        for incident in incidents:
+            if _day(incident.occurred_at) < incident_day and bites_on_a_person(incident):
+                earlier_bites.append(f"incident {incident.number} on {_d(_day(incident.occurred_at))}")
+        declarations = [d for d in _declarations(dog, exclude_incident) if d.day < incident_day]
+        prior = list(dog.prior_history.filter(on__lt=incident_day))
+    out: list[RecordFact] = []
+    for fact in wanted:
+        if fact.id == SEPARATE_BITES:
+            occasions = earlier_bites + [
+                f"prior history: bit a person on {_d(p.on)} ({p.source})"
+                for p in prior
+                if p.what == PriorHistoryEntry.What.BITE
+            ]
+            if bite_on_person_now:
+                occasions.append("this incident")
+            sources = tuple(occasions) or ("no bite on a person in the dog's record",)
+            if len(occasions) == 1:
+                sources = (f"one occasion only: {occasions[0]}",)
+            out.append(RecordFact(fact.id, fact.question, len(occasions) >= 2, sources))
+            continue
+        notice = fact.id.startswith(NOTICE_OF)
+        designation = fact.id.removeprefix(NOTICE_OF if notice else PREVIOUSLY)
+        label = designation_words(designation)
+        sources: list[str] = []
+        for d in declarations:
+            if d.designation != designation:
+                continue
+            if d.reversed_on_appeal:
+                sources.append(f"not counted: declared {label} in case {d.case_number}, reversed on appeal")
+                continue
+            if not notice:
+                sources.append(f"declared {label} on {_d(d.day)} in case {d.case_number}")
+            else:
+                sources += [
+                    f"notice of the {label} declaration served on {_d(n)} (case {d.case_number})"
+                    for n in d.notices
+                    if n < incident_day
+                ]
+        wanted_what = PriorHistoryEntry.What.NOTICE if notice else PriorHistoryEntry.What.DESIGNATION
+        for p in prior:
+            if p.what == wanted_what and p.designation == designation:
+                by = f" by {p.by_whom}" if p.by_whom else ""
+                what = f"notice of the {label} designation given{by}" if notice else f"declared {label}{by}"
+                sources.append(f"prior history: {what} on {_d(p.on)} ({p.source})")
+        value = any(not s.startswith("not counted") for s in sources)
+        if not value:
+            none = f"no notice of a {label} declaration" if notice else f"no {label} declaration"
+            sources.append(f"{none} in the dog's record")
+        out.append(RecordFact(fact.id, fact.question, value, tuple(sources)))
+    return out
