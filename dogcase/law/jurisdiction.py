@@ -392,10 +392,7 @@ class Jurisdiction:
         if not clock.MIN_DATE <= incident_date <= clock.MAX_DATE:
             check_date_range(incident_date, "incident_date")
         compiled = self.classifier(incident_date)
-        acts = self.classifier(incident_date, eligibilities=True)
-        return Classification(
-            self, incident_date, compiled, compiled.run(facts), facts, acts.run(facts) if acts else ()
-        )
+        return Classification(self, incident_date, compiled, compiled.run(facts), facts)
 
     # ----------------------------------------------------------------------------------------- deadlines
 
@@ -1005,16 +1002,24 @@ class Jurisdiction:
 class Classification:
     """The answer to "what do these facts make this dog, and why?"."""
 
-    __slots__ = ("jurisdiction", "incident_date", "compiled", "results", "facts", "eligibility_results")
+    __slots__ = ("jurisdiction", "incident_date", "compiled", "results", "facts", "_eligibility_results")
 
-    def __init__(self, jurisdiction, incident_date, compiled, results, facts, eligibility_results=()) -> None:
+    def __init__(self, jurisdiction, incident_date, compiled, results, facts) -> None:
         self.jurisdiction: Jurisdiction = jurisdiction
         self.incident_date: dt.date = incident_date
         self.compiled = compiled
         self.results: tuple[DesignationResult, ...] = results  # the designations
         self.facts = facts
-        # the acts the law allows without a designation (347.56 destruction), answered the same way
-        self.eligibility_results: tuple[DesignationResult, ...] = eligibility_results
+        self._eligibility_results: tuple[DesignationResult, ...] | None = None
+
+    @property
+    def eligibility_results(self) -> tuple[DesignationResult, ...]:
+        """The acts the law allows without a designation (347.56 destruction), answered the same way;
+        worked out when first asked, so that a caller wanting only the designations does not pay for them."""
+        if self._eligibility_results is None:
+            acts = self.jurisdiction.classifier(self.incident_date, eligibilities=True)
+            self._eligibility_results = acts.run(self.facts) if acts else ()
+        return self._eligibility_results
 
     def result(self, designation_id: str) -> DesignationResult:
         for r in self.results + self.eligibility_results:
