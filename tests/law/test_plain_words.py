@@ -1,7 +1,8 @@
 """The shipped packs speak to people in plain words: every sentence a pack puts on a staff, owner or Law page —
 a problem in the law's text and dogcase's reading of it, a provision's heading, a duty's or a setting's `what`,
 a step's label, an input's label, a refusal's `why`, a note — names no engine identifier. Event ids, deadline
-ids, setting ids, fact ids, YAML keys and file names stay behind the city attorney's fold (DESIGN principle 9)."""
+ids, setting ids, fact ids, YAML keys, file names and the ids of the problems themselves stay behind the city
+attorney's fold (DESIGN principle 9)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,14 @@ def _offending(raw: Any, where: str) -> list[str]:
     ]
 
 
+def _defect_ids() -> set[str]:
+    return {d.id for pack in SHIPPED for d in library().get(pack).defects}
+
+
+def _defect_ids_in(text: str, ids: set[str]) -> list[str]:
+    return sorted(i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text))
+
+
 def test_the_pattern_catches_each_kind_of_engine_identifier():
     assert _identifiers("until owner.reclaim has run") == ["owner.reclaim"]
     assert _identifiers("one event (hearing_closed)") == ["hearing_closed"]
@@ -86,6 +95,19 @@ def test_the_pattern_catches_each_kind_of_engine_identifier():
 def test_a_shipped_pack_names_no_engine_identifier_in_its_words_for_people(pack):
     raw = yaml.safe_load((PACKS_DIR / pack / "pack.yaml").read_text(encoding="utf-8"))
     offending = _offending(raw, pack)
+    assert not offending, "\n".join(offending)
+
+
+@pytest.mark.parametrize("pack", SHIPPED)
+def test_a_shipped_pack_refers_to_a_problem_in_the_text_in_words_not_by_its_id(pack):
+    """A defect's id is for the city attorney's fold; a sentence that leans on a problem says which in words."""
+    ids = _defect_ids()
+    assert "K-destruction-hearing" in ids
+    assert _defect_ids_in("as read (defect K-destruction-hearing).", ids) == ["K-destruction-hearing"]
+    raw = yaml.safe_load((PACKS_DIR / pack / "pack.yaml").read_text(encoding="utf-8"))
+    offending = [
+        f"{path}: {found}" for path, text in _texts(raw, pack) if (found := _defect_ids_in(text, ids))
+    ]
     assert not offending, "\n".join(offending)
 
 
