@@ -1,5 +1,6 @@
 """The public law page: the law in force on a date, with its defects and conflicts, readable without login."""
 
+import html
 import re
 
 import pytest
@@ -66,7 +67,8 @@ def test_show_page_lists_defects_with_dogcases_reading(client):
 
     assert 'id="defects"' in page
     assert "dogcase's reading:" in page
-    assert "registration_trigger" in page  # the cut-off (C)(4) trigger is a missing setting
+    # the cut-off (C)(4) trigger is a missing setting, said in words
+    assert "supply the trigger (the city's setting for when the 14 days start;" in html.unescape(page)
 
 
 def test_date_picker_changes_the_law_shown(client):
