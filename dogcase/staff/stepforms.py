@@ -23,11 +23,26 @@ class FormProblem(ValueError):
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
     provision = c.get("provision") or {}
     label = str(c.get("label") or c.get("value"))
-    return {
+    out = {
         "value": c.get("value"),
         "label": label[:1].upper() + label[1:],
         "citation": provision.get("citation", "") if isinstance(provision, Mapping) else "",
+        # a notice element with a condition ("if the dog was seized"): whether it holds in this case, and
+        # the condition in words; an element that does not apply is not demanded
+        "applies": c.get("applies", True) is not False,
+        "when": condition_sentence(str(c["when"])) if c.get("when") else "",
     }
+    return out
+
+
+def condition_sentence(when: str) -> str:
+    """A notice element's condition as a sentence: "if the dog was seized" -> "Only if the dog was seized"."""
+    when = " ".join(when.split()).rstrip(".")
+    if when.startswith("if "):
+        return f"Only {when}"
+    if when.startswith("unless "):
+        return f"Needed {when}"
+    return when[:1].upper() + when[1:]
 
 
 def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> list[dict]:

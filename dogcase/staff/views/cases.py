@@ -19,7 +19,6 @@ from dogcase.cases import files as file_store
 from dogcase.cases.access import law_actor
 from dogcase.cases.models import Case, Event, StoredFile, Task
 from dogcase.law import library
-from dogcase.law.jurisdiction import EVENT_WORDS
 from dogcase.staff import queries
 from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.staff.present import (
@@ -28,6 +27,7 @@ from dogcase.staff.present import (
     citations_text,
     countdown,
     designation_label,
+    event_words,
     explained_classification,
     humanize,
     layer_words,
@@ -55,12 +55,6 @@ def _case(user, number: str) -> Case:
     )
 
 
-def event_words(name: str) -> str:
-    """A recorded event as the date it is: notice_received -> "Date of receipt of the notice"."""
-    words = EVENT_WORDS.get(name)
-    return f"Date of {words}" if words else humanize(name)
-
-
 def _roles_words(text: str) -> str:
     return ", ".join(
         ROLES_BY_GROUP[r].label if r in ROLES_BY_GROUP else humanize(r) for r in text.split(",") if r
@@ -84,7 +78,8 @@ def _value_words(value: Any) -> str:
     return str(value)
 
 
-def timeline(events: list[Event], *, may_correct: bool) -> list[dict[str, Any]]:
+def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str, Any]]:
+    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`)."""
     corrected_by: dict[int, list[int]] = {}
     for e in events:
         if e.corrects_id:
@@ -106,7 +101,9 @@ def timeline(events: list[Event], *, may_correct: bool) -> list[dict[str, Any]]:
                 "layer": layer_words(e.layer),
                 "corrects": e.corrects.seq if e.corrects_id else None,
                 "corrected_by": corrected_by.get(e.pk, []),
-                "recorded": [{"name": event_words(k), "value": _value_words(v)} for k, v in recorded.items()],
+                "recorded": [
+                    {"name": event_words(j, k), "value": _value_words(v)} for k, v in recorded.items()
+                ],
                 "files": list((e.data.get("files") or {}).values()),
                 "correctable": may_correct and bool(recorded),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
@@ -195,7 +192,24 @@ def step_row(verdict, case: Case) -> dict[str, Any]:
         ]
         + [{"text": text, "citation": ""} for text in verdict.notes],
         "url": reverse("staff:act", args=[case.number, step.id]),
+        "recipients": recipients(step, case.designation),
     }
+
+
+def recipients(step, designation: str | None) -> list[dict[str, str]]:
+    """To whom each notice the step serves goes, for the case's designation, as the law's recipient rule says
+    (`Step.recipients`), with its citation; a rule said twice (by two notices) is shown once."""
+    out: list[dict[str, str]] = []
+    for r in getattr(step, "recipients", ()):
+        if r.get("for") and designation not in r["for"]:
+            continue
+        row = {
+            "words": sentence(r["words"].rstrip(".")),
+            "citation": (r.get("provision") or {}).get("citation", ""),
+        }
+        if row not in out:
+            out.append(row)
+    return out
 
 
 def _classification(events: list[Event]) -> dict | None:
@@ -230,7 +244,7 @@ def case_detail(request, number: str):
         "city": city_names([case.jurisdiction])[case.jurisdiction],
         "designation": designation_label(j, case.designation),
         "owners": owners,
-        "timeline": timeline(events, may_correct=not read_only),
+        "timeline": timeline(events, may_correct=not read_only, j=j),
         "open_obligations": open_obligations,
         "closed_obligations": closed_obligations,
         "allowed_steps": [s for s in steps if s["allowed"]],
@@ -341,7 +355,7 @@ def act_form(request, number: str, step_id: str):
                 "message": "Someone else acted on this case while you had the form open. Nothing you entered "
                 "was saved. Here is the case as it is now; check it, then submit again if the step still "
                 "applies.",
-                "recent": timeline(queries.case_events(case), may_correct=False)[-5:],
+                "recent": timeline(queries.case_events(case), may_correct=False, j=j)[-5:],
             }
             status = 409
         else:
@@ -444,7 +458,7 @@ def correct_date(request, number: str, seq: int):
                     stale = {
                         "message": "Someone else acted on this case while you had the form open. Nothing was "
                         "saved. Check the case as it is now, then submit again.",
-                        "recent": timeline(queries.case_events(case), may_correct=False)[-5:],
+                        "recent": timeline(queries.case_events(case), may_correct=False, j=j)[-5:],
                     }
                     status = 409
                 else:
@@ -459,7 +473,7 @@ def correct_date(request, number: str, seq: int):
         "recorded": [
             {
                 "name": k,
-                "words": event_words(k),
+                "words": event_words(j, k),
                 "value": _value_words(v),
                 "is_instant": isinstance(v, dt.datetime),
             }

@@ -1,0 +1,144 @@
+"""What the staff pages show of a city written as a pack alone (Lakeview, tests/law/packs/lakeview-mn): its
+own events in its own words, the notice's conditional elements and its recipient rule — and never an engine
+identifier."""
+
+import html as html_lib
+import re
+
+import pytest
+from django.utils import timezone
+
+from dogcase.cases.models import Case, Event
+from tests.staff import test_lakeview_flow as flow
+from tests.staff.test_intake import intake
+from tests.staff.test_lakeview_flow import LAKEVIEW, act
+
+pytestmark = pytest.mark.django_db
+
+lakeview, people = flow.lakeview, flow.people  # the fixtures of the Lakeview flow
+
+# An engine identifier: lower-case words joined by underscores (certified_notice_sent, owner.request_hearing).
+IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*_[a-z0-9]+\b")
+
+
+def visible_text(page: str) -> str:
+    """The words a reader sees: no tags, attributes, scripts or styles, nor the fold for the city attorney."""
+    page = re.sub(
+        r"<details[^>]*>\s*<summary>Details for the city attorney.*?</details>", " ", page, flags=re.S
+    )
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return html_lib.unescape(re.sub(r"<[^>]*>", " ", page))
+
+
+def identifiers_on(page: str) -> list[str]:
+    return sorted(set(IDENTIFIER.findall(visible_text(page))))
+
+
+def open_lakeview_case(sheriff) -> Case:
+    response = sheriff.post(
+        "/incidents/new",
+        intake(
+            jurisdiction=LAKEVIEW,
+            **{
+                "dog-0-owner_city": "Lakeview",
+                "dog-0-premises_city": "Lakeview",
+                "victim-0-injury": "permanent_disfigurement",
+                "fact-leash_status": "unleashed",
+                "fact-prior_written_warning": "no",
+            },
+        ),
+    )
+    assert response.status_code == 302
+    return Case.objects.get()
+
+
+@pytest.fixture
+def declared(people):
+    case = open_lakeview_case(people["sheriff"])
+    act(people["sheriff"], case, "declare_aggressive", designation="aggressive", basis="Bit a jogger, § 5.01")
+    case.refresh_from_db()
+    return case
+
+
+def test_a_lakeview_event_is_shown_in_the_words_of_its_pack(declared, people):
+    clerk = people["clerk"]
+    act(
+        clerk,
+        declared,
+        "send_insurance_notice",
+        sent_on=timezone.localdate().isoformat(),
+        method="restricted_delivery_mail",
+    )
+    page = clerk.get(f"/cases/{declared.number}")
+    sent = next(e for e in page.context["timeline"] if e["act"] == "send_insurance_notice")
+    assert [r["name"] for r in sent["recorded"]] == [
+        "Date of the sending of the certified-mail notice to insure the dog"
+    ]
+    text = visible_text(page.content.decode())
+    assert "Date of the sending of the certified-mail notice to insure the dog" in text
+    assert "certified_notice_sent" not in text and "Certified notice sent" not in text
+    # the timeline's summary names the city's service method by its label
+    assert "Certified mail, restricted delivery" in sent["summary"]
+    seq = Event.objects.get(case=declared, act="send_insurance_notice").seq
+    form = clerk.get(f"/cases/{declared.number}/events/{seq}/correct").content.decode()
+    assert "the sending of the certified-mail notice to insure the dog" in form
+    assert identifiers_on(form) == []
+
+
+def test_no_engine_identifier_reaches_a_lakeview_case_page_or_its_act_forms(declared, people):
+    clerk, sheriff = people["clerk"], people["sheriff"]
+    today = timezone.localdate().isoformat()
+    act(clerk, declared, "send_insurance_notice", sent_on=today, method="certified_mail_return_receipt")
+    for client in (clerk, sheriff):
+        page = client.get(f"/cases/{declared.number}")
+        assert identifiers_on(page.content.decode()) == []
+        for step in page.context["allowed_steps"]:
+            form = client.get(step["url"]).content.decode()
+            assert identifiers_on(form) == [], step["id"]
+
+
+def test_the_notice_form_says_which_element_applies_why_not_and_to_whom_it_goes(declared, people):
+    clerk = people["clerk"]
+    response = clerk.get(f"/cases/{declared.number}/act/serve_declaration_notice")
+    page = response.content.decode()
+    text = re.sub(r"\s+([.:,])", r"\1", " ".join(visible_text(page).split()))
+    # the recipient rule in plain words, with its citation
+    assert "To whom the notice goes" in text
+    assert "The owner of record or, if there is none, any owner (Lakeview City Code § 5.03)." in text
+    # the element that applies only to a seized dog: shown, with its condition, and not demanded
+    assert (
+        "Where the seized dog is held and how it may be reclaimed (Lakeview City Code § 5.03) — not needed in "
+        "this case: only if the dog was seized, and that does not hold here." in text
+    )
+    contents = next(f for f in response.context["fields"] if f["id"] == "contents")
+    assert {c["label"]: c["applies"] for c in contents["choices"]} == {
+        "The dog and the facts relied on": True,
+        "The right to appeal within 10 days of the notice": True,
+        "Where the seized dog is held and how it may be reclaimed": False,
+    }
+    assert 'data-applies="no"' in page
+    demanded = [c["value"] for c in contents["choices"] if c["applies"]]
+    act(
+        clerk,
+        declared,
+        "serve_declaration_notice",
+        served_on=timezone.localdate().isoformat(),
+        method="email",
+        contents=demanded,
+    )
+
+
+def test_a_notice_without_an_element_that_applies_is_refused_on_the_form(declared, people):
+    clerk = people["clerk"]
+    declared.refresh_from_db()
+    response = clerk.post(
+        f"/cases/{declared.number}/act/serve_declaration_notice",
+        {
+            "version": declared.version,
+            "in-served_on": timezone.localdate().isoformat(),
+            "in-method": "email",
+            "in-contents": ["lakeview-mn:5.03/dog_and_facts"],
+        },
+    )
+    assert response.status_code == 400
+    assert "The right to appeal within 10 days of the notice" in response.context["errors"]["contents"]
