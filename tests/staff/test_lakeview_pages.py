@@ -95,6 +95,16 @@ def test_no_engine_identifier_reaches_a_lakeview_case_page_or_its_act_forms(decl
         for step in page.context["allowed_steps"]:
             form = client.get(step["url"]).content.decode()
             assert identifiers_on(form) == [], step["id"]
+    incident = declared.incident.number
+    for url in (
+        "/",
+        "/cases/",
+        f"/dogs/{declared.dog_id}",
+        f"/incidents/{incident}",
+        f"/incidents/{incident}/add",
+        "/incidents/new",
+    ):
+        assert identifiers_on(clerk.get(url).content.decode()) == [], url
 
 
 def test_the_notice_form_says_which_element_applies_why_not_and_to_whom_it_goes(declared, people):
