@@ -74,7 +74,8 @@ def declared(j) -> CaseState:
 def test_the_city_facts_are_asked_only_in_lakeview(lib, j):
     assert j.facts.facts["prior_written_warning"].pack == "lakeview-mn"
     injury = j.facts.facts["injury"]
-    assert injury.ordered_values[-1] == "permanent_disfigurement"
+    # placed by the pack (after: great_bodily_harm): it ranks below death, not last
+    assert injury.ordered_values[-2:] == ("permanent_disfigurement", "death")
     assert injury.label_of("permanent_disfigurement").startswith("Permanent disfigurement")
     assert injury.added_values == {"permanent_disfigurement": "lakeview-mn"}
     for other in ("battle-lake-mn", "tracy-mn", "mn-statute"):

@@ -152,3 +152,54 @@ def test_a_notice_without_an_element_that_applies_is_refused_on_the_form(declare
     )
     assert response.status_code == 400
     assert "The right to appeal within 10 days of the notice" in response.context["errors"]["contents"]
+
+
+def test_the_most_seriously_hurt_victim_is_read_by_the_order_the_citys_pack_gives_its_injury_value(people):
+    # two people hurt: a death ranks above Lakeview's permanent disfigurement (its pack places the value
+    # after great bodily harm, below death), whichever row comes first
+    orders = (("permanent_disfigurement", "death"), ("death", "permanent_disfigurement"))
+    for n, (first, second) in enumerate(orders):
+        response = people["sheriff"].post(
+            "/incidents/new",
+            intake(
+                jurisdiction=LAKEVIEW,
+                **{
+                    "dog-0-name": f"Dog {n}",
+                    "dog-0-microchip_number": f"98511200345678{n}",
+                    "dog-0-licence_number": f"LV-{n}",
+                    "dog-0-owner_city": "Lakeview",
+                    "dog-0-premises_city": "Lakeview",
+                    "victim-0-injury": first,
+                    "victim-1-kind": "human",
+                    "victim-1-name": "Sam Second",
+                    "victim-1-injury": second,
+                    "victim-1-conduct_none": "yes",
+                    "fact-leash_status": "unleashed",
+                    "fact-prior_written_warning": "no",
+                },
+            ),
+        )
+        assert response.status_code == 302
+        incident = Case.objects.order_by("-pk").first().incident
+        assert incident.facts["injury"] == "death", (first, second)
+
+
+def test_the_intake_form_of_several_cities_keeps_a_citys_value_in_its_place(lakeview, make_staff_user):
+    from tests.staff.conftest import client_for
+
+    officer = client_for(
+        make_staff_user("police_officer", username="both", cities=("battle-lake-mn", LAKEVIEW))
+    )
+    row = officer.get("/incidents/new/row/victim?index=0").content.decode()
+    injuries = re.findall(
+        r'value="(none|minor|substantial_bodily_harm|great_bodily_harm|permanent_disfigurement|death)"', row
+    )
+    assert injuries == [
+        "none",
+        "minor",
+        "substantial_bodily_harm",
+        "great_bodily_harm",
+        "permanent_disfigurement",
+        "death",
+    ]
+    assert "loss of function) (Lakeview, Minnesota (invented for tests) only)</option>" in row
