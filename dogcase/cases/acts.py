@@ -202,6 +202,10 @@ def recompute_obligations(
                 "rule": ob.rule,
                 "notes": list(ob.notes),
                 "reason": getattr(ob, "reason", "") or "",
+                # the events the time is counted from, shown in the city's words for them
+                "from": list(
+                    dict.fromkeys(e["trigger"] for e in ob.answer.get("entries", ()) if e.get("trigger"))
+                ),
             }
         )
         who_roles = roles_by_deadline.get(key, "")

@@ -74,6 +74,21 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
     return out
 
 
+# Inputs whose values come from the law's choices: the engine's refusal of a value names the ids it allows,
+# the form names the choices it offered.
+CHOICE_KINDS = frozenset({"designation", "service_method", "outcome", "seizure_ground", *LIST_KINDS})
+
+
+def choice_message(field: dict[str, Any] | None) -> str:
+    """What to say when a value is not one of a choice input's choices, in the words the form shows."""
+    if field is None or field["kind"] not in CHOICE_KINDS:
+        return ""
+    labels = "; ".join(c["label"] for c in field["choices"] if c.get("applies", True))
+    if field["kind"] in LIST_KINDS:
+        return f"Tick only the boxes offered here{f': {labels}' if labels else ''}."
+    return f"Choose one of the choices offered{f': {labels}' if labels else ''}."
+
+
 def raw_values(step, post) -> dict[str, Any]:
     """What the user typed, to re-show in the form after a refusal."""
     out: dict[str, Any] = {}

@@ -318,3 +318,12 @@ def test_the_city_withdraws_registration_of_the_dangerous_dogs_it_bans(j):
 def test_the_source_url_is_shown(j):
     layers = j.show(dt.date(2026, 3, 2))["layers"]
     assert layers[1]["source"]["url"] == "https://example.org/lakeview-mn/city-code/chapter-5"
+
+
+def test_a_time_whose_city_event_is_not_given_says_so_in_the_citys_words(j):
+    answer = j.deadline("owner.prove_insurance", {"notice_date": dt.date(2026, 3, 2)})
+
+    assert answer["status"] == "undetermined"
+    assert answer["reasons"] == [
+        "the date of the sending of the certified-mail notice to insure the dog is not given"
+    ]

@@ -76,6 +76,12 @@ def test_a_lakeview_event_is_shown_in_the_words_of_its_pack(declared, people):
     ]
     text = visible_text(page.content.decode())
     assert "Date of the sending of the certified-mail notice to insure the dog" in text
+    # the owner's time to show proof of insurance is counted from the city's event, named in its words
+    insurance = next(
+        o for o in page.context["open_obligations"] if o["deadline_id"] == "owner.prove_insurance"
+    )
+    assert insurance["counted_from"] == ["the sending of the certified-mail notice to insure the dog"]
+    assert "Counted from the sending of the certified-mail notice to insure the dog." in text
     assert "certified_notice_sent" not in text and "Certified notice sent" not in text
     # the timeline's summary names the city's service method by its label
     assert "Certified mail, restricted delivery" in sent["summary"]
@@ -203,3 +209,17 @@ def test_the_intake_form_of_several_cities_keeps_a_citys_value_in_its_place(lake
         "death",
     ]
     assert "loss of function) (Lakeview, Minnesota (invented for tests) only)</option>" in row
+
+
+def test_a_method_the_notice_does_not_allow_is_refused_in_the_words_of_the_form(declared, people):
+    clerk = people["clerk"]
+    declared.refresh_from_db()
+    response = clerk.post(
+        f"/cases/{declared.number}/act/send_insurance_notice",
+        {"version": declared.version, "in-sent_on": timezone.localdate().isoformat(), "in-method": "email"},
+    )
+    assert response.status_code == 400
+    message = response.context["errors"]["method"]
+    assert message.startswith("Choose one of the choices offered: ")
+    assert "Certified mail, restricted delivery" in message
+    assert identifiers_on(response.content.decode()) == []

@@ -33,7 +33,7 @@ from dogcase.staff.present import (
     layer_words,
 )
 from dogcase.staff.roles import ROLES_BY_GROUP
-from dogcase.staff.stepforms import FormProblem, fields_for, raw_values, read_inputs
+from dogcase.staff.stepforms import FormProblem, choice_message, fields_for, raw_values, read_inputs
 from dogcase.staff.views.common import (
     city_names,
     clean_token,
@@ -112,8 +112,9 @@ def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str
     return rows
 
 
-def obligation_rows(case: Case, *, today, now) -> tuple[list[dict], list[dict]]:
-    """(open, closed) obligations of the case, each with its countdown, citations and consequences."""
+def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list[dict]]:
+    """(open, closed) obligations of the case, each with its countdown, citations, consequences and the
+    events its time is counted from, in the city's words for them (`j`)."""
     open_rows, closed_rows = [], []
     for ob in case.obligations.all():
         due = ob.due_at or ob.due_date
@@ -142,6 +143,9 @@ def obligation_rows(case: Case, *, today, now) -> tuple[list[dict], list[dict]]:
             "notes": ob.detail.get("notes", []),
             "rule": ob.detail.get("rule", ""),
             "reason": ob.detail.get("reason", ""),
+            "counted_from": [
+                j.event_label(e) if j is not None else humanize(e).lower() for e in ob.detail.get("from", ())
+            ],
         }
         if ob.status in ("met", "withdrawn"):
             closed_rows.append(row)
@@ -236,7 +240,7 @@ def case_detail(request, number: str):
             # a closed case: only the steps that concern the owner (the 347.542 ban that follows a conviction)
             verdicts = [v for v in verdicts if v.step.concerns == "person"]
         steps = [step_row(v, case) for v in verdicts]
-    open_obligations, closed_obligations = obligation_rows(case, today=today, now=now)
+    open_obligations, closed_obligations = obligation_rows(case, today=today, now=now, j=j)
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
     tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
     context = {
@@ -296,6 +300,19 @@ def _field_of(exc_field: str, step) -> str:
     return name if any(inp.id == name for inp in step.inputs) else ""
 
 
+def _input_message(j, step, field: str, rule: str, *, case: Case, at: dt.datetime) -> str:
+    """The engine's rule about an input, for the form: a value that is not one of the law's choices is
+    answered with the choices in words (the engine's rule names their ids)."""
+    if rule.startswith("'"):
+        shown = next(
+            (f for f in fields_for(j, step, state=acts.case_state(case), at=at) if f["id"] == field), None
+        )
+        message = choice_message(shown)
+        if message:
+            return message
+    return sentence(rule)
+
+
 @staff_required
 def act_form(request, number: str, step_id: str):
     user = request.user
@@ -338,7 +355,7 @@ def act_form(request, number: str, step_id: str):
         except acts.InvalidInput as exc:
             field = _field_of(exc.field, step)
             if field:
-                context["errors"][field] = sentence(exc.rule)
+                context["errors"][field] = _input_message(j, step, field, exc.rule, case=case, at=now)
             else:
                 context["general_errors"].append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
             status = 400
