@@ -2,10 +2,12 @@
 own events in its own words, the notice's conditional elements and its recipient rule — and never an engine
 identifier."""
 
+import datetime as dt
 import html as html_lib
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from dogcase.cases.models import Case, Event
@@ -223,3 +225,39 @@ def test_a_method_the_notice_does_not_allow_is_refused_in_the_words_of_the_form(
     assert message.startswith("Choose one of the choices offered: ")
     assert "Certified mail, restricted delivery" in message
     assert identifiers_on(response.content.decode()) == []
+
+
+def test_once_the_dog_was_seized_the_element_for_a_seized_dog_is_demanded(declared, people, time_machine):
+    clerk, sheriff = people["clerk"], people["sheriff"]
+    act(
+        clerk,
+        declared,
+        "send_insurance_notice",
+        sent_on=timezone.localdate().isoformat(),
+        method="certified_mail_return_receipt",
+    )
+    # the owner shows no proof within the 10 days: the Sheriff seizes the dog (§ 5.07)
+    time_machine.move_to(timezone.now() + dt.timedelta(days=14), tick=False)
+    for client, name in ((clerk, "lv-clerk"), (sheriff, "deputy")):  # a new day, a new login
+        client.force_login(User.objects.get(username=name))
+    act(sheriff, declared, "seize_aggressive", ground="no_insurance", place="Lake County kennel")
+    response = clerk.get(f"/cases/{declared.number}/act/serve_declaration_notice")
+    contents = next(f for f in response.context["fields"] if f["id"] == "contents")
+    seized = next(c for c in contents["choices"] if c["value"].endswith("/seized_dog"))
+    assert (seized["applies"], seized["when"]) == (True, "Only if the dog was seized")
+    text = re.sub(r"\s+([.:,)])", r"\1", " ".join(visible_text(response.content.decode()).split()))
+    assert "— required in this case (only if the dog was seized)." in text
+    declared.refresh_from_db()
+    without = clerk.post(
+        f"/cases/{declared.number}/act/serve_declaration_notice",
+        {
+            "version": declared.version,
+            "in-served_on": timezone.localdate().isoformat(),
+            "in-method": "email",
+            "in-contents": [
+                c["value"] for c in contents["choices"] if not c["value"].endswith("/seized_dog")
+            ],
+        },
+    )
+    assert without.status_code == 400
+    assert "Where the seized dog is held" in without.context["errors"]["contents"]
