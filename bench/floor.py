@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from dogcase.law import library
 from dogcase.law.errors import InputError
+from dogcase.law.jurisdiction import EVENT_WORDS
 from dogcase.law.rules import DesignationResult
 
 JURISDICTION = "battle-lake-mn"
@@ -440,7 +441,7 @@ def _entry(cite, trigger, raw, due, trace):
     }
     if due is None:
         entry["status"] = "undetermined"
-        entry["reason"] = f"the date of event {trigger!r} is not given"
+        entry["reason"] = f"the date of {EVENT_WORDS[trigger]} is not given"
         entry["value"] = None
     else:
         entry["status"] = "determined"

@@ -55,11 +55,37 @@ class JurisdictionOut(Schema):
     timezone: str
 
 
+class FactValueOut(Schema):
+    value: str
+    label: str = Field(..., description="The value in plain English.")
+    added_by: str | None = Field(
+        None,
+        description="The pack that added this value to a shared fact (`fact_values:`); null: facts.yaml.",
+    )
+
+
 class FactOut(Schema):
     id: str
     type: str
-    values: list[str]
+    values: list[str] = Field(
+        ..., description="The allowed values, least to most serious where that matters."
+    )
     question: str
+    labels: list[FactValueOut] = Field(default_factory=list, description="Each value with its words.")
+    declared_by: str | None = Field(
+        None, description="The pack that declares the fact (`facts:`); null: the shared facts.yaml."
+    )
+    from_record: bool = Field(
+        False, description="Computed from the dog's own record in dogcase, never asked at intake."
+    )
+
+
+class FactsQuery(Schema):
+    jurisdiction: str | None = Field(
+        None,
+        description="A jurisdiction's id: its facts (the shared ones, the state's and the city's own, with the "
+        "values its packs add). Without it, the shared vocabulary.",
+    )
 
 
 class ClassifyIn(Schema):
@@ -87,6 +113,11 @@ class DeadlineIn(Schema):
         None, description="Read the law as in force on this date (default: the trigger's date)."
     )
     settings: dict[str, Any] = Field(default_factory=dict, description="City settings the text leaves open.")
+    designation: str | None = Field(
+        None,
+        description="A designation id (see the law's `designations`): combine only the provisions that concern "
+        "a case with this designation. Without it, every provision setting the deadline is combined.",
+    )
 
 
 @router.get("/jurisdictions", response={200: list[JurisdictionOut], **ERRORS}, description=PUBLIC)
@@ -94,11 +125,48 @@ def list_jurisdictions(request):
     return [j.describe() for j in law.library().jurisdictions.values()]
 
 
-@router.get("/facts", response={200: list[FactOut], **ERRORS}, description="The fact vocabulary. " + PUBLIC)
-def list_facts(request):
+@router.get(
+    "/facts",
+    response={200: list[FactOut], **ERRORS},
+    description="The fact vocabulary: the shared one, or a jurisdiction's (`?jurisdiction=`). " + PUBLIC,
+)
+def list_facts(request, params: Query[FactsQuery]):
+    lib = law.library()
+    if params.jurisdiction is None:
+        return _facts_out(lib.facts)
+    try:
+        j = lib.get(params.jurisdiction)
+    except law.UnknownJurisdiction as exc:
+        exc.field = "query.jurisdiction"
+        raise
+    return _facts_out(j.facts)
+
+
+@router.get(
+    "/jurisdictions/{id}/facts",
+    response={200: list[FactOut], **ERRORS},
+    description="The facts of a jurisdiction: the shared ones, the state's and the city's own, with the values "
+    "its packs add, each with its words. " + PUBLIC,
+)
+def jurisdiction_facts(request, id: str):
+    return _facts_out(law.library().get(id).facts)
+
+
+def _facts_out(vocabulary) -> list[dict[str, Any]]:
     return [
-        {"id": f.id, "type": f.type, "values": list(f.ordered_values), "question": f.question}
-        for f in law.library().facts.facts.values()
+        {
+            "id": f.id,
+            "type": f.type,
+            "values": list(f.ordered_values),
+            "question": f.question,
+            "labels": [
+                {"value": v, "label": f.label_of(v), "added_by": f.added_values.get(v)}
+                for v in f.ordered_values
+            ],
+            "declared_by": f.pack,
+            "from_record": f.from_record,
+        }
+        for f in vocabulary.facts.values()
     ]
 
 
@@ -146,7 +214,14 @@ def deadline(request, id: str, payload: DeadlineIn):
     law.library().get(id)  # an unknown jurisdiction is a 404 before any body field is judged
     with _body_fields():
         events = law.parse_events(payload.events, "events")
-        return law.deadline(id, payload.deadline, events, on=payload.on, settings=payload.settings or None)
+        return law.deadline(
+            id,
+            payload.deadline,
+            events,
+            on=payload.on,
+            settings=payload.settings or None,
+            designation=payload.designation,
+        )
 
 
 @contextmanager
@@ -157,7 +232,7 @@ def _body_fields() -> Iterator[None]:
     except law.InputError as exc:
         if not isinstance(exc, law.UnknownJurisdiction) and (
             exc.field in ("date", "on")
-            or exc.field.split(".")[0] in ("facts", "events", "settings", "deadline")
+            or exc.field.split(".")[0] in ("facts", "events", "settings", "deadline", "designation")
         ):
             exc.field = "body." + ("incident_date" if exc.field == "date" else exc.field)
         raise

@@ -202,6 +202,10 @@ def recompute_obligations(
                 "rule": ob.rule,
                 "notes": list(ob.notes),
                 "reason": getattr(ob, "reason", "") or "",
+                # the events the time is counted from, shown in the city's words for them
+                "from": list(
+                    dict.fromkeys(e["trigger"] for e in ob.answer.get("entries", ()) if e.get("trigger"))
+                ),
             }
         )
         who_roles = roles_by_deadline.get(key, "")
@@ -373,7 +377,7 @@ def take_step(
             actor_roles=_roles_text(actor),
             kind=Event.Kind.STEP,
             act=step_id,
-            summary=_step_summary(step, cleaned, outcome),
+            summary=_step_summary(j, step, cleaned, outcome),
             citation="; ".join(p["citation"] for p in step.provisions),
             layer=step.layer,
             data=data,
@@ -413,15 +417,20 @@ def _apply_dog_status(case: Case, recorded: Mapping[str, Any]) -> None:
             return
 
 
-def _step_summary(step, cleaned: Mapping[str, Any], outcome) -> str:
+def _step_summary(j, step, cleaned: Mapping[str, Any], outcome) -> str:
+    """The act in words, with the city's labels for its designation and service method (a pack may add its
+    own), never their ids."""
     parts = [step.label]
-    if cleaned.get("designation"):
-        parts.append(f"designation: {cleaned['designation'].replace('_', ' ')}")
+    designation = cleaned.get("designation")
+    if designation:
+        known = j.designations.get(designation)
+        parts.append(f"designation: {known.label if known else designation.replace('_', ' ')}")
     if outcome:
         parts.append(f"outcome: {outcome.replace('_', ' ')}")
-    for key in ("method", "ground"):
-        if cleaned.get(key):
-            parts.append(f"{key}: {str(cleaned[key]).replace('_', ' ')}")
+    if cleaned.get("method"):
+        parts.append(f"method: {j.service_method_label(str(cleaned['method']))}")
+    if cleaned.get("ground"):
+        parts.append(f"ground: {str(cleaned['ground']).replace('_', ' ')}")
     return " — ".join(parts)
 
 
@@ -509,7 +518,8 @@ def correct_event_date(
             actor_roles=_roles_text(actor),
             kind=Event.Kind.CORRECTION,
             act="correct_date",
-            summary=f"Corrected {name.replace('_', ' ')} of “{event.summary[:120]}” from {current} to {value}: {reason}",
+            summary=f"Corrected the date of {j.event_label(name)} of “{event.summary[:120]}” from {current} to "
+            f"{value}: {reason}",
             citation=event.citation,
             layer=event.layer,
             data={

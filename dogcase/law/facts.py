@@ -89,6 +89,27 @@ def fact_from_entry(item: Any, where: Where) -> FactDef:
     )
 
 
+def _placed(fact: FactDef, new: tuple[str, ...], item: Any, where: Where) -> tuple[str, ...]:
+    """The fact's values with `new` placed where the entry says: `after: V` or `before: V` (a value the fact
+    already has), or at the end. The order is law: it is the order of seriousness where one is read (the most
+    seriously hurt victim is the one whose injury comes last)."""
+    if "after" in item and "before" in item:
+        raise where.at("before", item.line_of("before")).fail(
+            "say where the values go with after: or before:, not both"
+        )
+    for key in ("after", "before"):
+        if key not in item:
+            continue
+        anchor = item[key]
+        if anchor not in fact.values:
+            raise where.at(key, item.line_of(key)).fail(
+                f"{anchor!r} is not a value of fact {fact.id!r}; allowed: {', '.join(fact.ordered_values)}"
+            )
+        at = fact.ordered_values.index(anchor) + (1 if key == "after" else 0)
+        return fact.ordered_values[:at] + new + fact.ordered_values[at:]
+    return fact.ordered_values + new
+
+
 class FactVocabulary:
     """Every fact an incident can carry, with its type and allowed values."""
 
@@ -139,7 +160,7 @@ class FactVocabulary:
                 raise where.at("values", item.line_of("values")).fail(
                     f"{taken[0]!r} is already a value of fact {fact.id!r}"
                 )
-            ordered = fact.ordered_values + new
+            ordered = _placed(fact, new, item, where)
             labels = check_labels(item.get("labels"), new, fact.id, where)
             facts[fact.id] = replace(
                 fact,

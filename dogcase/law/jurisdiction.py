@@ -575,7 +575,9 @@ class Jurisdiction:
                 return None
             missing_events.append(trigger_name)
             entry.update(
-                status="undetermined", reason=f"the date of event {trigger_name!r} is not given", value=None
+                status="undetermined",
+                reason=f"the date of {self.event_label(trigger_name)} is not given",
+                value=None,
             )
             return entry, None
         unit = step.unit

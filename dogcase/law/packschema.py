@@ -679,7 +679,9 @@ PACK = Record(
         "fact_values": ListOf(
             Record(
                 required={"fact": ID, "values": ListOf(ID, min_items=1, unique=True)},
-                optional={"labels": MapOf(STR)},
+                # where the new values go in the fact's order (least to most serious, for injury): right
+                # after, or right before, a value the fact already has; without either, at the end
+                optional={"labels": MapOf(STR), "after": ID, "before": ID},
             ),
             min_items=1,
         ),

@@ -36,6 +36,18 @@ def label_of(vocabulary, fact_id: str, value: str) -> str:
     return fact.label_of(value) if fact is not None else humanize(value)
 
 
+def _merged_order(known: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, ...]:
+    """Two cities' orders of one fact's values as one: a value only `other` has goes right after the value
+    that precedes it there (a city's injury value keeps its place among the shared ones)."""
+    out = list(known)
+    previous = None
+    for value in other:
+        if value not in out:
+            out.insert(out.index(previous) + 1 if previous is not None else 0, value)
+        previous = value
+    return tuple(out)
+
+
 class FormVocabulary:
     """The facts the intake form asks and offers for the user's cities: each city's own vocabulary (`j.facts`)
     merged, with what only some cities have marked as theirs. The submitted form is checked against the
@@ -50,9 +62,8 @@ class FormVocabulary:
                 if known is None:
                     self.facts[fact.id] = fact
                     continue
-                added = tuple(v for v in fact.ordered_values if v not in known.values)
-                if added:
-                    ordered = known.ordered_values + added
+                if any(v not in known.values for v in fact.ordered_values):
+                    ordered = _merged_order(known.ordered_values, fact.ordered_values)
                     self.facts[fact.id] = replace(
                         known,
                         values=frozenset(ordered),
@@ -327,7 +338,8 @@ def derive_facts(data: IntakeData, vocabulary) -> tuple[dict[str, Any], list[Fac
     valid = [v for v in data.victims if v.kind in VICTIM_KIND.values(vocabulary) and v.injury in injuries]
     if valid:
         # The classifier reads one victim: the most seriously hurt, by the order of the injury values (least
-        # to most serious; a city's own values come after the shared ones), a person before an animal.
+        # to most serious; a city's own values go where its pack places them: fact_values `after:`/`before:`),
+        # a person before an animal.
         worst = max(valid, key=lambda v: (injuries.index(v.injury), v.kind == "human"))
         facts["victim"] = worst.kind
         facts["injury"] = worst.injury

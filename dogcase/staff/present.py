@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from dogcase.law.jurisdiction import EVENT_WORDS
+
 LAYER_WORDS = {
     "city": "City ordinance",
     "state": "State law",
@@ -37,11 +39,14 @@ def explained_classification(result: dict[str, Any] | None) -> dict[str, Any] | 
     if not result:
         return None
 
-    def worded(items):
+    def worded(items, *, eligibility: bool = False):
         return [
             {
                 **d,
                 "status_words": CLASSIFICATION_WORDS.get(d.get("status", ""), humanize(d.get("status", ""))),
+                "summary": _undetermined_words(d, eligibility=eligibility)
+                if d.get("status") == "undetermined"
+                else d.get("summary", ""),
             }
             for d in items
         ]
@@ -50,8 +55,19 @@ def explained_classification(result: dict[str, Any] | None) -> dict[str, Any] | 
     return {
         **result,
         "designations": worded(result.get("designations", [])),
-        "eligibilities": worded(result.get("eligibilities", [])),
+        "eligibilities": worded(result.get("eligibilities", []), eligibility=True),
     }
+
+
+def _undetermined_words(d: dict[str, Any], *, eligibility: bool) -> str:
+    """The engine's summary of an undetermined answer names the missing facts by id; the page lists them by
+    their questions ("Still needed to decide"), so the summary says only how many."""
+    label = str(d.get("label") or humanize(d.get("designation") or d.get("eligibility") or ""))
+    missing = len(d.get("missing_facts") or ())
+    still = f" ({plural(missing, 'question')} still to answer)" if missing else ""
+    if eligibility:
+        return f"{label}: not enough facts yet to say{still}."
+    return f"Not enough facts yet to say whether the dog is a {label.lower()}{still}."
 
 
 WHO_WORDS = {"owner": "The owner", "city": "The city"}
@@ -116,6 +132,15 @@ def citations_text(cites: Iterable[Mapping[str, Any]] | None) -> str:
         if text and text not in seen:
             seen.append(text)
     return "; ".join(seen)
+
+
+def event_words(j, name: str) -> str:
+    """A recorded event as the date it is, in the city's words for its events (a pack may add its own):
+    notice_received -> "Date of receipt of the notice"."""
+    if j is not None:
+        return f"Date of {j.event_label(name)}"
+    words = EVENT_WORDS.get(name)
+    return f"Date of {words}" if words else humanize(name)
 
 
 def designation_label(j, designation_id: str | None) -> str:

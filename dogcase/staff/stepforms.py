@@ -23,11 +23,26 @@ class FormProblem(ValueError):
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
     provision = c.get("provision") or {}
     label = str(c.get("label") or c.get("value"))
-    return {
+    out = {
         "value": c.get("value"),
         "label": label[:1].upper() + label[1:],
         "citation": provision.get("citation", "") if isinstance(provision, Mapping) else "",
+        # a notice element with a condition ("if the dog was seized"): whether it holds in this case, and
+        # the condition in words; an element that does not apply is not demanded
+        "applies": c.get("applies", True) is not False,
+        "when": condition_sentence(str(c["when"])) if c.get("when") else "",
     }
+    return out
+
+
+def condition_sentence(when: str) -> str:
+    """A notice element's condition as a sentence: "if the dog was seized" -> "Only if the dog was seized"."""
+    when = " ".join(when.split()).rstrip(".")
+    if when.startswith("if "):
+        return f"Only {when}"
+    if when.startswith("unless "):
+        return f"Needed {when}"
+    return when[:1].upper() + when[1:]
 
 
 def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> list[dict]:
@@ -57,6 +72,21 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
             f["choices"] = [{**c, "label": designation_label(j, c["value"])} for c in f["choices"]]
         out.append(f)
     return out
+
+
+# Inputs whose values come from the law's choices: the engine's refusal of a value names the ids it allows,
+# the form names the choices it offered.
+CHOICE_KINDS = frozenset({"designation", "service_method", "outcome", "seizure_ground", *LIST_KINDS})
+
+
+def choice_message(field: dict[str, Any] | None) -> str:
+    """What to say when a value is not one of a choice input's choices, in the words the form shows."""
+    if field is None or field["kind"] not in CHOICE_KINDS:
+        return ""
+    labels = "; ".join(c["label"] for c in field["choices"] if c.get("applies", True))
+    if field["kind"] in LIST_KINDS:
+        return f"Tick only the boxes offered here{f': {labels}' if labels else ''}."
+    return f"Choose one of the choices offered{f': {labels}' if labels else ''}."
 
 
 def raw_values(step, post) -> dict[str, Any]:

@@ -74,7 +74,8 @@ def declared(j) -> CaseState:
 def test_the_city_facts_are_asked_only_in_lakeview(lib, j):
     assert j.facts.facts["prior_written_warning"].pack == "lakeview-mn"
     injury = j.facts.facts["injury"]
-    assert injury.ordered_values[-1] == "permanent_disfigurement"
+    # placed by the pack (after: great_bodily_harm): it ranks below death, not last
+    assert injury.ordered_values[-2:] == ("permanent_disfigurement", "death")
     assert injury.label_of("permanent_disfigurement").startswith("Permanent disfigurement")
     assert injury.added_values == {"permanent_disfigurement": "lakeview-mn"}
     for other in ("battle-lake-mn", "tracy-mn", "mn-statute"):
@@ -317,3 +318,12 @@ def test_the_city_withdraws_registration_of_the_dangerous_dogs_it_bans(j):
 def test_the_source_url_is_shown(j):
     layers = j.show(dt.date(2026, 3, 2))["layers"]
     assert layers[1]["source"]["url"] == "https://example.org/lakeview-mn/city-code/chapter-5"
+
+
+def test_a_time_whose_city_event_is_not_given_says_so_in_the_citys_words(j):
+    answer = j.deadline("owner.prove_insurance", {"notice_date": dt.date(2026, 3, 2)})
+
+    assert answer["status"] == "undetermined"
+    assert answer["reasons"] == [
+        "the date of the sending of the certified-mail notice to insure the dog is not given"
+    ]

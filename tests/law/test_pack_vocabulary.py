@@ -87,6 +87,20 @@ BROKEN_CITY = [
         id="a pack value the shared fact already has",
     ),
     pytest.param(
+        "    after: great_bodily_harm\n",
+        "    after: grievous_harm\n",
+        "    after: grievous_harm",
+        "'grievous_harm' is not a value of fact 'injury'",
+        id="new values placed after a value the fact does not have",
+    ),
+    pytest.param(
+        "    after: great_bodily_harm\n",
+        "    after: great_bodily_harm\n    before: death\n",
+        "    before: death",
+        "not both",
+        id="new values placed both after and before a value",
+    ),
+    pytest.param(
         "  - fact: injury\n",
         "  - fact: bit\n",
         "  - fact: bit",
@@ -269,3 +283,30 @@ def test_law_check_warns_about_a_role_nobody_in_the_staff_app_acts_as(tmp_path):
     pack.write_text(text, encoding="utf-8")
     warnings = [w["warning"] for w in Library(folder).warnings() if w["pack"] == "lakeview-mn"]
     assert any("role 'county_sheriff' (Lake County Sheriff) may act" in w for w in warnings)
+
+
+def test_a_citys_values_go_where_its_pack_places_them_in_the_facts_order(tmp_path):
+    lakeview = Library(install_lakeview(tmp_path / "packs", shipped=("mn-statute",))).get("lakeview-mn")
+    # least to most serious: the city's permanent disfigurement after great bodily harm, below death
+    assert lakeview.facts.facts["injury"].ordered_values == (
+        "none",
+        "minor",
+        "substantial_bodily_harm",
+        "great_bodily_harm",
+        "permanent_disfigurement",
+        "death",
+    )
+    assert lakeview.facts.facts["injury"].added_values == {"permanent_disfigurement": "lakeview-mn"}
+
+
+@pytest.mark.parametrize(
+    ("place", "expected"),
+    [
+        ("    before: minor\n", ("none", "permanent_disfigurement", "minor")),
+        ("", ("great_bodily_harm", "death", "permanent_disfigurement")),  # without a place: at the end
+    ],
+)
+def test_before_places_the_values_ahead_and_no_place_puts_them_last(tmp_path, place, expected):
+    library, _ = _lakeview_with(tmp_path, "    after: great_bodily_harm\n", place)
+    order = library.get("lakeview-mn").facts.facts["injury"].ordered_values
+    assert expected == tuple(v for v in order if v in expected)

@@ -19,7 +19,6 @@ from dogcase.cases import files as file_store
 from dogcase.cases.access import law_actor
 from dogcase.cases.models import Case, Event, StoredFile, Task
 from dogcase.law import library
-from dogcase.law.jurisdiction import EVENT_WORDS
 from dogcase.staff import queries
 from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.staff.present import (
@@ -28,12 +27,13 @@ from dogcase.staff.present import (
     citations_text,
     countdown,
     designation_label,
+    event_words,
     explained_classification,
     humanize,
     layer_words,
 )
 from dogcase.staff.roles import ROLES_BY_GROUP
-from dogcase.staff.stepforms import FormProblem, fields_for, raw_values, read_inputs
+from dogcase.staff.stepforms import FormProblem, choice_message, fields_for, raw_values, read_inputs
 from dogcase.staff.views.common import (
     city_names,
     clean_token,
@@ -53,12 +53,6 @@ def _case(user, number: str) -> Case:
         user,
         number=number,
     )
-
-
-def event_words(name: str) -> str:
-    """A recorded event as the date it is: notice_received -> "Date of receipt of the notice"."""
-    words = EVENT_WORDS.get(name)
-    return f"Date of {words}" if words else humanize(name)
 
 
 def _roles_words(text: str) -> str:
@@ -84,7 +78,8 @@ def _value_words(value: Any) -> str:
     return str(value)
 
 
-def timeline(events: list[Event], *, may_correct: bool) -> list[dict[str, Any]]:
+def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str, Any]]:
+    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`)."""
     corrected_by: dict[int, list[int]] = {}
     for e in events:
         if e.corrects_id:
@@ -106,7 +101,9 @@ def timeline(events: list[Event], *, may_correct: bool) -> list[dict[str, Any]]:
                 "layer": layer_words(e.layer),
                 "corrects": e.corrects.seq if e.corrects_id else None,
                 "corrected_by": corrected_by.get(e.pk, []),
-                "recorded": [{"name": event_words(k), "value": _value_words(v)} for k, v in recorded.items()],
+                "recorded": [
+                    {"name": event_words(j, k), "value": _value_words(v)} for k, v in recorded.items()
+                ],
                 "files": list((e.data.get("files") or {}).values()),
                 "correctable": may_correct and bool(recorded),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
@@ -115,8 +112,9 @@ def timeline(events: list[Event], *, may_correct: bool) -> list[dict[str, Any]]:
     return rows
 
 
-def obligation_rows(case: Case, *, today, now) -> tuple[list[dict], list[dict]]:
-    """(open, closed) obligations of the case, each with its countdown, citations and consequences."""
+def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list[dict]]:
+    """(open, closed) obligations of the case, each with its countdown, citations, consequences and the
+    events its time is counted from, in the city's words for them (`j`)."""
     open_rows, closed_rows = [], []
     for ob in case.obligations.all():
         due = ob.due_at or ob.due_date
@@ -145,6 +143,9 @@ def obligation_rows(case: Case, *, today, now) -> tuple[list[dict], list[dict]]:
             "notes": ob.detail.get("notes", []),
             "rule": ob.detail.get("rule", ""),
             "reason": ob.detail.get("reason", ""),
+            "counted_from": [
+                j.event_label(e) if j is not None else humanize(e).lower() for e in ob.detail.get("from", ())
+            ],
         }
         if ob.status in ("met", "withdrawn"):
             closed_rows.append(row)
@@ -195,7 +196,24 @@ def step_row(verdict, case: Case) -> dict[str, Any]:
         ]
         + [{"text": text, "citation": ""} for text in verdict.notes],
         "url": reverse("staff:act", args=[case.number, step.id]),
+        "recipients": recipients(step, case.designation),
     }
+
+
+def recipients(step, designation: str | None) -> list[dict[str, str]]:
+    """To whom each notice the step serves goes, for the case's designation, as the law's recipient rule says
+    (`Step.recipients`), with its citation; a rule said twice (by two notices) is shown once."""
+    out: list[dict[str, str]] = []
+    for r in getattr(step, "recipients", ()):
+        if r.get("for") and designation not in r["for"]:
+            continue
+        row = {
+            "words": sentence(r["words"].rstrip(".")),
+            "citation": (r.get("provision") or {}).get("citation", ""),
+        }
+        if row not in out:
+            out.append(row)
+    return out
 
 
 def _classification(events: list[Event]) -> dict | None:
@@ -222,7 +240,7 @@ def case_detail(request, number: str):
             # a closed case: only the steps that concern the owner (the 347.542 ban that follows a conviction)
             verdicts = [v for v in verdicts if v.step.concerns == "person"]
         steps = [step_row(v, case) for v in verdicts]
-    open_obligations, closed_obligations = obligation_rows(case, today=today, now=now)
+    open_obligations, closed_obligations = obligation_rows(case, today=today, now=now, j=j)
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
     tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
     context = {
@@ -230,7 +248,7 @@ def case_detail(request, number: str):
         "city": city_names([case.jurisdiction])[case.jurisdiction],
         "designation": designation_label(j, case.designation),
         "owners": owners,
-        "timeline": timeline(events, may_correct=not read_only),
+        "timeline": timeline(events, may_correct=not read_only, j=j),
         "open_obligations": open_obligations,
         "closed_obligations": closed_obligations,
         "allowed_steps": [s for s in steps if s["allowed"]],
@@ -282,6 +300,19 @@ def _field_of(exc_field: str, step) -> str:
     return name if any(inp.id == name for inp in step.inputs) else ""
 
 
+def _input_message(j, step, field: str, rule: str, *, case: Case, at: dt.datetime) -> str:
+    """The engine's rule about an input, for the form: a value that is not one of the law's choices is
+    answered with the choices in words (the engine's rule names their ids)."""
+    if rule.startswith("'"):
+        shown = next(
+            (f for f in fields_for(j, step, state=acts.case_state(case), at=at) if f["id"] == field), None
+        )
+        message = choice_message(shown)
+        if message:
+            return message
+    return sentence(rule)
+
+
 @staff_required
 def act_form(request, number: str, step_id: str):
     user = request.user
@@ -325,7 +356,7 @@ def act_form(request, number: str, step_id: str):
         except acts.InvalidInput as exc:
             field = _field_of(exc.field, step)
             if field:
-                context["errors"][field] = sentence(exc.rule)
+                context["errors"][field] = _input_message(j, step, field, exc.rule, case=case, at=now)
             else:
                 context["general_errors"].append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
             status = 400
@@ -342,7 +373,7 @@ def act_form(request, number: str, step_id: str):
                 "message": "Someone else acted on this case while you had the form open. Nothing you entered "
                 "was saved. Here is the case as it is now; check it, then submit again if the step still "
                 "applies.",
-                "recent": timeline(queries.case_events(case), may_correct=False)[-5:],
+                "recent": timeline(queries.case_events(case), may_correct=False, j=j)[-5:],
             }
             status = 409
         else:
@@ -445,7 +476,7 @@ def correct_date(request, number: str, seq: int):
                     stale = {
                         "message": "Someone else acted on this case while you had the form open. Nothing was "
                         "saved. Check the case as it is now, then submit again.",
-                        "recent": timeline(queries.case_events(case), may_correct=False)[-5:],
+                        "recent": timeline(queries.case_events(case), may_correct=False, j=j)[-5:],
                     }
                     status = 409
                 else:
@@ -460,7 +491,7 @@ def correct_date(request, number: str, seq: int):
         "recorded": [
             {
                 "name": k,
-                "words": event_words(k),
+                "words": event_words(j, k),
                 "value": _value_words(v),
                 "is_instant": isinstance(v, dt.datetime),
             }
