@@ -246,3 +246,12 @@ def test_law_check_warns_when_a_pack_has_no_table_tests(capsys, tmp_path):
 
 def test_law_check_of_the_shipped_packs_has_no_warning(capsys):
     assert run(capsys, "law", "check")["warnings"] == []
+
+
+def test_the_law_texts_document_is_the_one_the_packs_generate(capsys):
+    """docs/law-texts.md lists every defect of the shipped packs: regenerate it with
+    `dogcase law defects --markdown > docs/law-texts.md` when a pack's defects change."""
+    assert main(["law", "defects", "--markdown"]) == 0
+    generated = capsys.readouterr().out
+    stored = (Path(__file__).resolve().parent.parent / "docs" / "law-texts.md").read_text(encoding="utf-8")
+    assert generated == stored
