@@ -21,10 +21,6 @@ class FactField:
         fact = vocabulary.facts.get(self.fact)
         return tuple(v for v in fact.ordered_values if v not in self.exclude) if fact else ()
 
-    def choices(self, vocabulary) -> list[tuple[str, str]]:
-        fact = vocabulary.facts.get(self.fact)
-        return [(v, fact.label_of(v)) for v in self.values(vocabulary)] if fact else []
-
     def problem(self, vocabulary, value) -> str | None:
         """Why `value` cannot be stored in this field for this vocabulary, or None."""
         allowed = self.values(vocabulary)

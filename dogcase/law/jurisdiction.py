@@ -1179,8 +1179,6 @@ class _DeadlinePlan:
 
 _VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
 
-_EVENTS = EVENTS
-_EVENT_SET = frozenset(EVENTS)
 EVENT_WORDS = {
     "incident": "the incident",
     "classification": "the classification",
