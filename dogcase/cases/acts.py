@@ -979,7 +979,7 @@ def open_case(
         dog,
         vocabulary=j.facts,
         incident_day=incident_date,
-        bite_on_person_now=bites_on_a_person(incident),
+        bite_on_person_now=bites_on_a_person(incident.facts, incident.victims.all()),
         exclude_incident=incident,
     )
     facts = {**j.facts.parse(dict(incident.facts)), **{f.fact: f.value for f in from_record}}

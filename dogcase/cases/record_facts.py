@@ -95,8 +95,22 @@ def prior_designations(vocabulary) -> list[tuple[str, str]]:
     return out
 
 
-def bites_on_a_person(incident: Incident) -> bool:
-    return incident.facts.get("bit") is True and any(v.kind == PERSON for v in incident.victims.all())
+def bites_on_a_person(facts, victims) -> bool:
+    """The incident's facts say the dog bit, and a victim (a recorded Victim, or an intake form's row) is a
+    person."""
+    return facts.get("bit") is True and any(v.kind == PERSON for v in victims)
+
+
+def prior_history_words(what: str, designation: str, by_whom: str = "") -> str:
+    """What a prior history entry says happened, in plain words (the dog's page, the entry's audit event, the
+    sources of the facts from the record)."""
+    if what == PriorHistoryEntry.What.BITE:
+        return "bit a person"
+    label = designation_words(designation)
+    by = f" by {by_whom}" if by_whom else ""
+    if what == PriorHistoryEntry.What.DESIGNATION:
+        return f"declared {label}{by}"
+    return f"the owner was given notice of the {label} designation{by}"
 
 
 @dataclass(frozen=True)
@@ -176,7 +190,9 @@ def record_facts(
         if exclude_incident is not None:
             incidents = incidents.exclude(pk=exclude_incident.pk)
         for incident in incidents:
-            if _day(incident.occurred_at) < incident_day and bites_on_a_person(incident):
+            if _day(incident.occurred_at) < incident_day and bites_on_a_person(
+                incident.facts, incident.victims.all()
+            ):
                 earlier_bites.append(f"incident {incident.number} on {_d(_day(incident.occurred_at))}")
         declarations = [d for d in _declarations(dog, exclude_incident) if d.day < incident_day]
         prior = list(dog.prior_history.filter(on__lt=incident_day))
@@ -184,7 +200,7 @@ def record_facts(
     for fact in wanted:
         if fact.id == SEPARATE_BITES:
             occasions = earlier_bites + [
-                f"prior history: bit a person on {_d(p.on)} ({p.source})"
+                f"prior history: {prior_history_words(p.what, p.designation)} on {_d(p.on)} ({p.source})"
                 for p in prior
                 if p.what == PriorHistoryEntry.What.BITE
             ]
@@ -216,8 +232,7 @@ def record_facts(
         wanted_what = PriorHistoryEntry.What.NOTICE if notice else PriorHistoryEntry.What.DESIGNATION
         for p in prior:
             if p.what == wanted_what and p.designation == designation:
-                by = f" by {p.by_whom}" if p.by_whom else ""
-                what = f"notice of the {label} designation given{by}" if notice else f"declared {label}{by}"
+                what = prior_history_words(p.what, p.designation, p.by_whom)
                 sources.append(f"prior history: {what} on {_d(p.on)} ({p.source})")
         value = any(not s.startswith("not counted") for s in sources)
         if not value:

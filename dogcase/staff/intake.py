@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from dogcase.cases.models import Dog, Incident, Premises
-from dogcase.cases.record_facts import PERSON, record_facts
+from dogcase.cases.record_facts import PERSON, bites_on_a_person, record_facts
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.staff.present import humanize
 
@@ -328,7 +328,7 @@ def derive_facts(data: IntakeData, vocabulary) -> tuple[dict[str, Any], list[Fac
     if valid:
         # The classifier reads one victim: the most seriously hurt, by the order of the injury values (least
         # to most serious; a city's own values come after the shared ones), a person before an animal.
-        worst = max(valid, key=lambda v: (injuries.index(v.injury), v.kind == "human"))
+        worst = max(valid, key=lambda v: (injuries.index(v.injury), v.kind == PERSON))
         facts["victim"] = worst.kind
         facts["injury"] = worst.injury
         which = f"victim {valid.index(worst) + 1}" if len(valid) > 1 else "the victim"
@@ -401,7 +401,7 @@ def record_lines(data: IntakeData, vocabulary, *, dogs: dict[int, Any], facts: d
     """The facts from each dog's record (`cases/record_facts.py`) for the form to show — never asked — and,
     when the incident names one dog, those facts to classify with (each dog's case reads its own record when
     it is opened). `dogs` maps a row's index to the dog on record it names (absent: a dog new to dogcase)."""
-    bite_on_person = facts.get("bit") is True and any(v.kind == PERSON for v in data.victims)
+    bite_on_person = bites_on_a_person(facts, data.victims)
     rows = data.dogs or [DogRow(index=0)]
     per_dog = []
     for row in rows:
