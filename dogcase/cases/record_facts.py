@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from dogcase.cases.models import Dog, Event, Incident, PriorHistoryEntry
-from dogcase.law import library
+from dogcase.law import InputError, library
 from dogcase.law.facts import record_fact_kind
 
 PREVIOUSLY = "previously_"
@@ -164,9 +164,13 @@ def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declarat
 
 
 def _step(j, step_id: str, day: dt.date):
+    """The step as in force on `day`, or None (its pack is gone, or the step is no longer in it)."""
     if j is None:
         return None
-    return next((s for s in j.procedure(day) if s.id == step_id), None)
+    try:
+        return j.step(step_id, day)
+    except InputError:
+        return None
 
 
 def record_facts(

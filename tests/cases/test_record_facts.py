@@ -227,3 +227,25 @@ def test_every_fact_marked_from_the_record_is_one_dogcase_computes():
     assert {"bit_person_on_separate_occasions", "previously_vicious", *PRIOR} <= set(marked)
     assert all(computable(f) for f in marked)
     assert not library().facts.facts["aggressive"].from_record
+
+
+def test_the_record_is_read_in_a_fixed_number_of_queries_whatever_its_length(story):
+    # intake and case opening read it: the dog's own history, never a scan of every case or event
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from dogcase.cases.record_facts import record_facts
+
+    s = declared(story)
+    j = library().get(s.case.jurisdiction)
+    later = dt.date(2027, 1, 1)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            record_facts(s.dog, vocabulary=j.facts, incident_day=later, bite_on_person_now=True)
+        return len(queries)
+
+    before = count()
+    bite_again(s, 30)
+    bite_again(s, 60)
+    assert count() == before <= 4  # incidents, their victims, the steps of its cases, its prior history
