@@ -25,11 +25,8 @@ from django.utils import timezone
 
 from dogcase.cases.models import Dog, Event, Incident, PriorHistoryEntry
 from dogcase.law import InputError, library
-from dogcase.law.facts import record_fact_kind
+from dogcase.law.facts import NOTICE_OF, PREVIOUSLY, record_fact_kind
 
-PREVIOUSLY = "previously_"
-NOTICE_OF = "owner_had_notice_of_"
-SEPARATE_BITES = "bit_person_on_separate_occasions"
 PERSON = "human"  # the value of the shared fact `victim` for a person
 
 
@@ -89,7 +86,7 @@ def prior_designations(vocabulary) -> list[tuple[str, str]]:
     city's vocabulary read from the record (`previously_<designation>`), with their labels."""
     out = []
     for fact in vocabulary.facts.values():
-        if fact.from_record and fact.id.startswith(PREVIOUSLY):
+        if fact.from_record and record_fact_kind(fact.id) == "previously":
             designation = fact.id.removeprefix(PREVIOUSLY)
             out.append((designation, designation_words(designation).capitalize()))
     return out
@@ -202,7 +199,8 @@ def record_facts(
         prior = list(dog.prior_history.filter(on__lt=incident_day))
     out: list[RecordFact] = []
     for fact in wanted:
-        if fact.id == SEPARATE_BITES:
+        kind = record_fact_kind(fact.id)
+        if kind == "separate_bites":
             occasions = earlier_bites + [
                 f"prior history: {prior_history_words(p.what, p.designation)} on {_d(p.on)} ({p.source})"
                 for p in prior
@@ -215,7 +213,7 @@ def record_facts(
                 sources = (f"one occasion only: {occasions[0]}",)
             out.append(RecordFact(fact.id, fact.question, len(occasions) >= 2, sources))
             continue
-        notice = fact.id.startswith(NOTICE_OF)
+        notice = kind == "notice"
         designation = fact.id.removeprefix(NOTICE_OF if notice else PREVIOUSLY)
         label = designation_words(designation)
         sources: list[str] = []
