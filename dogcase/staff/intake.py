@@ -366,9 +366,10 @@ def attach_row_errors(data: IntakeData, rows) -> None:
 
 
 def questions(
-    vocabulary, raw_answers: dict[str, Any], errors: dict[str, str] | None = None
+    vocabulary: FormVocabulary, raw_answers: dict[str, Any], errors: dict[str, str] | None = None
 ) -> list[dict[str, Any]]:
-    """The explicit fact questions of the form, with the answers to re-show."""
+    """The explicit fact questions of the form (of every city the user records for: FormVocabulary), with the
+    answers to re-show."""
     out = []
     for fact in vocabulary.facts.values():
         if fact.id in DERIVED_ONLY or fact.from_record:
@@ -378,15 +379,9 @@ def questions(
             "id": fact.id,
             "type": fact.type,
             "question": fact.question,
-            "only_in": ", ".join(getattr(vocabulary, "only_in", {}).get(fact.id, ())),
+            "only_in": ", ".join(vocabulary.only_in.get(fact.id, ())),
             "choices": [
-                {
-                    "value": v,
-                    "label": vocabulary.choice_label(fact.id, v)
-                    if hasattr(vocabulary, "choice_label")
-                    else fact.label_of(v),
-                }
-                for v in fact.ordered_values
+                {"value": v, "label": vocabulary.choice_label(fact.id, v)} for v in fact.ordered_values
             ],
             "answer": raw
             if raw is not None
