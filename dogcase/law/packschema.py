@@ -519,7 +519,7 @@ EFFECTS: dict[str, Spec] = {
             "repeat": PERIOD,
             "right": BOOL,
             # the provision sets the time only in a case where this event happened (an alternative start)
-            "only_if_event": OneOf(*EVENTS),
+            "only_if_event": EVENT,
         },
     ),
     "requirement": Record(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
-from dogcase.law.errors import PackError
+from dogcase.law.errors import LawNotInForce, PackError
 from dogcase.law.loader import PACKS_DIR, Library, load_all
 
 from .invented_packs import write_invented_packs
@@ -269,3 +271,19 @@ def test_law_check_warns_about_a_role_nobody_in_the_staff_app_acts_as(tmp_path):
     pack.write_text(text, encoding="utf-8")
     warnings = [w["warning"] for w in Library(folder).warnings() if w["pack"] == "lakeview-mn"]
     assert any("role 'county_sheriff' (Lake County Sheriff) may act" in w for w in warnings)
+
+
+def test_a_deadline_may_run_only_where_a_citys_own_event_happened(tmp_path):
+    # only_if_event (an alternative start, as Tracy 5.F's hearing) names an event like every other event
+    # reference: a shared one, or one the pack declares under events:
+    lib, _ = _lakeview_with(
+        tmp_path,
+        '      for: [aggressive]\n  - id: "5.07"\n',
+        '      for: [aggressive]\n      only_if_event: certified_notice_sent\n  - id: "5.07"\n',
+    )
+    j = lib.get("lakeview-mn")
+    sent = dt.date(2026, 3, 2)
+    due = j.deadline("owner.prove_insurance", {"certified_notice_sent": sent}, designation="aggressive")
+    assert due["due"] == "2026-03-12"
+    with pytest.raises(LawNotInForce, match="no provision setting 'owner.prove_insurance'"):
+        j.deadline("owner.prove_insurance", {"incident": sent}, designation="aggressive")
