@@ -139,11 +139,7 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
     """The case as the law engine reads it: the steps taken, with corrections applied to their dates."""
     if events is None:
         events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
-    corrections: dict[int, dict[str, Any]] = {}
-    for e in events:
-        if e.kind == Event.Kind.CORRECTION and e.corrects_id:
-            for name in e.data.get("events") or [e.data["event"]]:
-                corrections.setdefault(e.corrects_id, {})[name] = e.data["new"]
+    corrections = Event.corrected_dates(events)
     taken = []
     for e in events:
         if e.kind != Event.Kind.STEP:

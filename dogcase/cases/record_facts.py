@@ -120,13 +120,21 @@ class _Declaration:
 
 
 def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declaration]:
-    """The dog's declarations in dogcase (other than the present incident's), with the notices served."""
-    events = Event.objects.filter(case__dog=dog, kind=Event.Kind.STEP).select_related("case").order_by("seq")
+    """The dog's declarations in dogcase (other than the present incident's), with the notices served; the
+    dates as corrected (a correction event), as each case reads them."""
+    events = (
+        Event.objects.filter(case__dog=dog, kind__in=(Event.Kind.STEP, Event.Kind.CORRECTION))
+        .select_related("case")
+        .order_by("seq")
+    )
     if exclude_incident is not None:
         events = events.exclude(case__incident=exclude_incident)
+    events = list(events)
+    corrections = Event.corrected_dates(events)
     by_case: dict[int, list[Event]] = {}
     for e in events:
-        by_case.setdefault(e.case_id, []).append(e)
+        if e.kind == Event.Kind.STEP:
+            by_case.setdefault(e.case_id, []).append(e)
     out: list[_Declaration] = []
     for case_events in by_case.values():
         case = case_events[0].case
@@ -135,11 +143,12 @@ def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declarat
         found: list[dict] = []
         for e in case_events:
             day = _day(e.at)
+            recorded = {**(e.data.get("events") or {}), **corrections.get(e.pk, {})}
             designation = (e.data.get("inputs") or {}).get("designation")
             if designation:
                 current = {
                     "designation": designation,
-                    "day": _date((e.data.get("events") or {}).get("declaration"), day),
+                    "day": _date(recorded.get("declaration"), day),
                     "reversed": False,
                     "notices": [],
                 }
@@ -148,7 +157,7 @@ def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declarat
             if current is None:
                 continue
             if e.data.get("act") == "serve_notice":
-                dates = [_date(v, day) for v in (e.data.get("events") or {}).values()]
+                dates = [_date(v, day) for v in recorded.values()]
                 current["notices"].append(min(dates, default=day))
             step = _step(j, e.act, day)
             if step is not None and step.phase == "decision" and step.ends_on(e.data.get("outcome")):

@@ -11,7 +11,7 @@ from dogcase.cases import acts, updates
 from dogcase.cases.models import Event, PriorHistoryEntry
 from dogcase.cases.record_facts import computable
 from dogcase.law import library
-from tests.cases.conftest import BITE, at
+from tests.cases.conftest import BITE, at, on
 from tests.cases.test_battle_lake_case import appeal_to_decision, declared
 
 BATTLE_LAKE = "battle-lake-mn"
@@ -249,3 +249,49 @@ def test_the_record_is_read_in_a_fixed_number_of_queries_whatever_its_length(sto
     bite_again(s, 30)
     bite_again(s, 60)
     assert count() == before <= 4  # incidents, their victims, the steps of its cases, its prior history
+
+
+def test_a_corrected_notice_date_is_the_date_the_record_reads(story, staff):
+    # the notice of the potentially dangerous declaration was recorded late, dated the day it was recorded;
+    # corrected to the day it was in fact served, it was served before the dog's next bite: the owner had
+    # notice (347.50 subd. 2(3)), as the case itself reads the corrected date
+    s = story(BATTLE_LAKE)
+    s.step("declare", "officer", 0, designation="potentially_dangerous", basis="Unprovoked bite")
+    s.step(
+        "serve_notice",
+        "officer",
+        40,
+        served_on=on(40),
+        method="personal",
+        served_owner="O",
+        received_on=on(40),
+    )
+    served = s.case.events.get(act="serve_notice")
+    s.case = acts.correct_event_date(
+        s.case,
+        event=served,
+        name="notice_date",
+        value=at(1).date(),
+        reason="The notice was served on June 2; it was recorded late",
+        actor=staff["officer"],
+        expected_version=s.case.version,
+        at=at(41),
+    ).case
+    officer = staff["officer"]
+    incident = acts.record_incident(
+        jurisdiction=BATTLE_LAKE,
+        actor=officer,
+        occurred_at=at(30, 8),
+        place="Lake Park",
+        place_type="public",
+        kind="bite",
+        dogs=[s.dog],
+        facts=BITE,
+        victims=[{"kind": "human", "name": "Second Victim", "injury": "minor"}],
+        at=at(42),
+    )
+    case = acts.open_case(incident=incident, dog=s.dog, actor=officer, at=at(42, 10))
+    record = {f["fact"]: f for f in case.events.get(act="open_case").data["record_facts"]}
+    notice = record["owner_had_notice_of_potentially_dangerous"]
+    assert notice["value"] is True
+    assert "served on 2 June 2026" in notice["sources"][0]
