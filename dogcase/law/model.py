@@ -205,12 +205,6 @@ class Withdrawal:
     file: str = ""
     line: int = 0
 
-    def reaches(self, designations: tuple[str, ...] | None) -> bool:
-        """Does it withdraw for a step or deadline scoped to these designations (None: every designation)?"""
-        if self.for_ is None:
-            return True
-        return designations is not None and set(designations) <= set(self.for_)
-
 
 @dataclass(frozen=True)
 class Pack:
