@@ -5,13 +5,14 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 
 from dogcase.law import Actor, library
+from dogcase.law.packschema import READ_ONLY_STAFF_ROLES
 from dogcase.staff.roles import ROLES_BY_GROUP
 
 # Staff roles that may record people, dogs, premises and incidents (intake). The legal acts themselves are
 # governed by the law packs (authority provisions), not by this list.
 RECORD_KEEPERS = frozenset({"animal_control_officer", "police_officer", "city_clerk", "administrator"})
-# Staff roles that never write anything.
-READ_ONLY = frozenset({"auditor"})
+# Staff roles that never write anything (the law's list: law check warns of a pack role acted only by them).
+READ_ONLY = frozenset(READ_ONLY_STAFF_ROLES)
 
 
 def staff_roles(user) -> frozenset[str]:

@@ -139,11 +139,7 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
     """The case as the law engine reads it: the steps taken, with corrections applied to their dates."""
     if events is None:
         events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
-    corrections: dict[int, dict[str, Any]] = {}
-    for e in events:
-        if e.kind == Event.Kind.CORRECTION and e.corrects_id:
-            for name in e.data.get("events") or [e.data["event"]]:
-                corrections.setdefault(e.corrects_id, {})[name] = e.data["new"]
+    corrections = Event.corrected_dates(events)
     taken = []
     for e in events:
         if e.kind != Event.Kind.STEP:
@@ -989,7 +985,7 @@ def open_case(
         dog,
         vocabulary=j.facts,
         incident_day=incident_date,
-        bite_on_person_now=bites_on_a_person(incident),
+        bite_on_person_now=bites_on_a_person(incident.facts, incident.victims.all()),
         exclude_incident=incident,
     )
     facts = {**j.facts.parse(dict(incident.facts)), **{f.fact: f.value for f in from_record}}

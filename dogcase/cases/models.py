@@ -362,6 +362,17 @@ class Event(models.Model):
     def delete(self, *args, **kwargs):
         raise PermissionError("audit events are never deleted")
 
+    @staticmethod
+    def corrected_dates(events) -> dict[int, dict]:
+        """The dates each legal act's event records as corrected by the correction events among `events`
+        (oldest first): {event pk: {event name: new date, as stored}}; the act's own event is never changed."""
+        out: dict[int, dict] = {}
+        for e in events:
+            if e.kind == Event.Kind.CORRECTION and e.corrects_id:
+                for name in e.data.get("events") or [e.data["event"]]:
+                    out.setdefault(e.corrects_id, {})[name] = e.data["new"]
+        return out
+
 
 class ChainHead(models.Model):
     """The one row every append locks, so that events get consecutive sequence numbers and one chain."""

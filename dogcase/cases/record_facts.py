@@ -24,12 +24,9 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from dogcase.cases.models import Dog, Event, Incident, PriorHistoryEntry
-from dogcase.law import library
-from dogcase.law.facts import record_fact_kind
+from dogcase.law import InputError, library
+from dogcase.law.facts import NOTICE_OF, PREVIOUSLY, record_fact_kind
 
-PREVIOUSLY = "previously_"
-NOTICE_OF = "owner_had_notice_of_"
-SEPARATE_BITES = "bit_person_on_separate_occasions"
 PERSON = "human"  # the value of the shared fact `victim` for a person
 
 
@@ -89,14 +86,28 @@ def prior_designations(vocabulary) -> list[tuple[str, str]]:
     city's vocabulary read from the record (`previously_<designation>`), with their labels."""
     out = []
     for fact in vocabulary.facts.values():
-        if fact.from_record and fact.id.startswith(PREVIOUSLY):
+        if fact.from_record and record_fact_kind(fact.id) == "previously":
             designation = fact.id.removeprefix(PREVIOUSLY)
             out.append((designation, designation_words(designation).capitalize()))
     return out
 
 
-def bites_on_a_person(incident: Incident) -> bool:
-    return incident.facts.get("bit") is True and any(v.kind == PERSON for v in incident.victims.all())
+def bites_on_a_person(facts, victims) -> bool:
+    """The incident's facts say the dog bit, and a victim (a recorded Victim, or an intake form's row) is a
+    person."""
+    return facts.get("bit") is True and any(v.kind == PERSON for v in victims)
+
+
+def prior_history_words(what: str, designation: str, by_whom: str = "") -> str:
+    """What a prior history entry says happened, in plain words (the dog's page, the entry's audit event, the
+    sources of the facts from the record)."""
+    if what == PriorHistoryEntry.What.BITE:
+        return "bit a person"
+    label = designation_words(designation)
+    by = f" by {by_whom}" if by_whom else ""
+    if what == PriorHistoryEntry.What.DESIGNATION:
+        return f"declared {label}{by}"
+    return f"the owner was given notice of the {label} designation{by}"
 
 
 @dataclass(frozen=True)
@@ -109,13 +120,21 @@ class _Declaration:
 
 
 def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declaration]:
-    """The dog's declarations in dogcase (other than the present incident's), with the notices served."""
-    events = Event.objects.filter(case__dog=dog, kind=Event.Kind.STEP).select_related("case").order_by("seq")
+    """The dog's declarations in dogcase (other than the present incident's), with the notices served; the
+    dates as corrected (a correction event), as each case reads them."""
+    events = (
+        Event.objects.filter(case__dog=dog, kind__in=(Event.Kind.STEP, Event.Kind.CORRECTION))
+        .select_related("case")
+        .order_by("seq")
+    )
     if exclude_incident is not None:
         events = events.exclude(case__incident=exclude_incident)
+    events = list(events)
+    corrections = Event.corrected_dates(events)
     by_case: dict[int, list[Event]] = {}
     for e in events:
-        by_case.setdefault(e.case_id, []).append(e)
+        if e.kind == Event.Kind.STEP:
+            by_case.setdefault(e.case_id, []).append(e)
     out: list[_Declaration] = []
     for case_events in by_case.values():
         case = case_events[0].case
@@ -124,11 +143,12 @@ def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declarat
         found: list[dict] = []
         for e in case_events:
             day = _day(e.at)
+            recorded = {**(e.data.get("events") or {}), **corrections.get(e.pk, {})}
             designation = (e.data.get("inputs") or {}).get("designation")
             if designation:
                 current = {
                     "designation": designation,
-                    "day": _date((e.data.get("events") or {}).get("declaration"), day),
+                    "day": _date(recorded.get("declaration"), day),
                     "reversed": False,
                     "notices": [],
                 }
@@ -137,7 +157,7 @@ def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declarat
             if current is None:
                 continue
             if e.data.get("act") == "serve_notice":
-                dates = [_date(v, day) for v in (e.data.get("events") or {}).values()]
+                dates = [_date(v, day) for v in recorded.values()]
                 current["notices"].append(min(dates, default=day))
             step = _step(j, e.act, day)
             if step is not None and step.phase == "decision" and step.ends_on(e.data.get("outcome")):
@@ -150,9 +170,13 @@ def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declarat
 
 
 def _step(j, step_id: str, day: dt.date):
+    """The step as in force on `day`, or None (its pack is gone, or the step is no longer in it)."""
     if j is None:
         return None
-    return next((s for s in j.procedure(day) if s.id == step_id), None)
+    try:
+        return j.step(step_id, day)
+    except InputError:
+        return None
 
 
 def record_facts(
@@ -176,15 +200,18 @@ def record_facts(
         if exclude_incident is not None:
             incidents = incidents.exclude(pk=exclude_incident.pk)
         for incident in incidents:
-            if _day(incident.occurred_at) < incident_day and bites_on_a_person(incident):
+            if _day(incident.occurred_at) < incident_day and bites_on_a_person(
+                incident.facts, incident.victims.all()
+            ):
                 earlier_bites.append(f"incident {incident.number} on {_d(_day(incident.occurred_at))}")
         declarations = [d for d in _declarations(dog, exclude_incident) if d.day < incident_day]
         prior = list(dog.prior_history.filter(on__lt=incident_day))
     out: list[RecordFact] = []
     for fact in wanted:
-        if fact.id == SEPARATE_BITES:
+        kind = record_fact_kind(fact.id)
+        if kind == "separate_bites":
             occasions = earlier_bites + [
-                f"prior history: bit a person on {_d(p.on)} ({p.source})"
+                f"prior history: {prior_history_words(p.what, p.designation)} on {_d(p.on)} ({p.source})"
                 for p in prior
                 if p.what == PriorHistoryEntry.What.BITE
             ]
@@ -195,7 +222,7 @@ def record_facts(
                 sources = (f"one occasion only: {occasions[0]}",)
             out.append(RecordFact(fact.id, fact.question, len(occasions) >= 2, sources))
             continue
-        notice = fact.id.startswith(NOTICE_OF)
+        notice = kind == "notice"
         designation = fact.id.removeprefix(NOTICE_OF if notice else PREVIOUSLY)
         label = designation_words(designation)
         sources: list[str] = []
@@ -216,8 +243,7 @@ def record_facts(
         wanted_what = PriorHistoryEntry.What.NOTICE if notice else PriorHistoryEntry.What.DESIGNATION
         for p in prior:
             if p.what == wanted_what and p.designation == designation:
-                by = f" by {p.by_whom}" if p.by_whom else ""
-                what = f"notice of the {label} designation given{by}" if notice else f"declared {label}{by}"
+                what = prior_history_words(p.what, p.designation, p.by_whom)
                 sources.append(f"prior history: {what} on {_d(p.on)} ({p.source})")
         value = any(not s.startswith("not counted") for s in sources)
         if not value:

@@ -29,7 +29,7 @@ from dogcase.cases.acts import (
     now,
 )
 from dogcase.cases.models import Case, Dog, Ownership, Person, Premises, PriorHistoryEntry
-from dogcase.cases.record_facts import designation_words, prior_designations
+from dogcase.cases.record_facts import prior_designations, prior_history_words
 from dogcase.law import library
 
 PREMISES_FIELDS = ("street", "unit", "city_name", "postal_code", "tenure")
@@ -325,12 +325,7 @@ def record_prior_history(
             recorded_at=at,
             **fields,
         )
-        words = {
-            PriorHistoryEntry.What.BITE: "bit a person",
-            PriorHistoryEntry.What.DESIGNATION: f"declared {designation_words(designation)} by {by_whom}",
-            PriorHistoryEntry.What.NOTICE: f"owner given notice of the {designation_words(designation)} "
-            "designation" + (f" by {by_whom}" if by_whom else ""),
-        }[what]
+        words = prior_history_words(what, designation, by_whom)
         _record_event(
             actor=actor,
             jurisdiction=dog.jurisdiction,

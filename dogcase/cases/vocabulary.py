@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dogcase.law import library
+from dogcase.law.model import id_in_words
 
 
 @dataclass(frozen=True)
@@ -21,10 +22,6 @@ class FactField:
         fact = vocabulary.facts.get(self.fact)
         return tuple(v for v in fact.ordered_values if v not in self.exclude) if fact else ()
 
-    def choices(self, vocabulary) -> list[tuple[str, str]]:
-        fact = vocabulary.facts.get(self.fact)
-        return [(v, fact.label_of(v)) for v in self.values(vocabulary)] if fact else []
-
     def problem(self, vocabulary, value) -> str | None:
         """Why `value` cannot be stored in this field for this vocabulary, or None."""
         allowed = self.values(vocabulary)
@@ -36,10 +33,7 @@ class FactField:
         """The value's plain words in its city's vocabulary (its id in words when the pack is gone)."""
         j = library().jurisdictions.get(jurisdiction_id)
         fact = j.facts.facts.get(self.fact) if j is not None else None
-        if fact is not None:
-            return fact.label_of(value)
-        text = str(value).replace("_", " ").strip()
-        return text[:1].upper() + text[1:]
+        return fact.label_of(value) if fact is not None else id_in_words(value)
 
 
 PLACE_TYPE = FactField("place")

@@ -44,19 +44,18 @@ def check_labels(labels: Any, values: tuple[str, ...], fact_id: str, where: Wher
 
 # The facts dogcase can read from a dog's own record (its earlier incidents and cases, and the prior history
 # recorded on it), by their names; the staff app computes them (dogcase/cases/record_facts.py).
-RECORD_FACT_NAMES = (
-    "bit_person_on_separate_occasions",
-    "previously_<designation>",
-    "owner_had_notice_of_<designation>",
-)
+SEPARATE_BITES = "bit_person_on_separate_occasions"
+PREVIOUSLY = "previously_"  # + a designation id: an earlier declaration of it
+NOTICE_OF = "owner_had_notice_of_"  # + a designation id: a notice of such a declaration served
+RECORD_FACT_NAMES = (SEPARATE_BITES, f"{PREVIOUSLY}<designation>", f"{NOTICE_OF}<designation>")
 
 
 def record_fact_kind(fact_id: str) -> str | None:
     """How a fact marked `from_record` is read from the record: "separate_bites", "previously" (an earlier
     declaration of the designation it names), "notice" (a notice of one served), or None (it cannot be)."""
-    if fact_id == "bit_person_on_separate_occasions":
+    if fact_id == SEPARATE_BITES:
         return "separate_bites"
-    for prefix, kind in (("previously_", "previously"), ("owner_had_notice_of_", "notice")):
+    for prefix, kind in ((PREVIOUSLY, "previously"), (NOTICE_OF, "notice")):
         if fact_id.startswith(prefix) and len(fact_id) > len(prefix):
             return kind
     return None

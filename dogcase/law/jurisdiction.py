@@ -454,27 +454,19 @@ class Jurisdiction:
         values: list[Any] = []
         missing_events: list[str] = []
         computed: dict[tuple, tuple] = {}  # provisions with the same terms share one computation
-        steps = plan.steps
-        if undeclared:
-            steps = tuple(s for s in steps if s.version.effect.get("for") is None)
-            if not steps:
-                cited = "; ".join(dict.fromkeys(s.version.citation for s in plan.steps))
-                raise InputError(
-                    "designation",
-                    f"no provision sets {deadline_id!r} for a dog not declared in {self.name} "
-                    f"({cited} concern declared dogs)",
-                )
-        elif designation is not None:
-            steps = tuple(s for s in steps if self._deadline_reaches(s.version, plan.who, designation))
-            if not steps:
-                # every provision names the designations it concerns, and this is not one: the law sets no
-                # such time for it (347.541's 14 days to comply are not a potentially dangerous dog's)
-                cited = "; ".join(dict.fromkeys(s.version.citation for s in plan.steps))
-                raise InputError(
-                    "designation",
-                    f"no provision sets {deadline_id!r} for a {self.designations[designation].label.lower()} "
-                    f"in {self.name} ({cited} concern other designations)",
-                )
+        steps = plan.steps_for(designation, undeclared=undeclared)
+        if not steps:
+            # every provision names the designations it concerns, and the case's is not one (or it has none):
+            # the law sets no such time for it (347.541's 14 days to comply are not a potentially dangerous dog's)
+            cited = "; ".join(dict.fromkeys(s.version.citation for s in plan.steps))
+            if undeclared:
+                whom, others = "a dog not declared", "declared dogs"
+            else:
+                whom, others = f"a {self.designations[designation].label.lower()}", "other designations"
+            raise InputError(
+                "designation",
+                f"no provision sets {deadline_id!r} for {whom} in {self.name} ({cited} concern {others})",
+            )
         for step in steps:
             if step.only_if_event is not None and step.only_if_event not in events:
                 continue  # an alternative start that this case does not have (Tracy 5.F: no hearing asked)
@@ -530,13 +522,6 @@ class Jurisdiction:
         answer["notes"] = [dict(n) for n in notes]
         return answer
 
-    def _deadline_reaches(self, version: ProvisionVersion, who: str, designation: str) -> bool:
-        """Does this deadline provision set the time of a case with this designation? Only where its `for`
-        names the designation (or it has none): a state time does not reach a city designation through
-        `state_counterpart` (347.541 speaks of a dog declared dangerous)."""
-        scope = version.effect.get("for")
-        return scope is None or designation in scope
-
     def deadline_applies(
         self, deadline_id: str, designation: str | None, *, undeclared: bool = False
     ) -> bool:
@@ -544,11 +529,7 @@ class Jurisdiction:
         provision names designations (`for`) and none is this one: the law sets no such time for it. With
         `undeclared` (a case not declared), only a provision without `for` concerns it."""
         plan = self._deadline_plans.get(deadline_id)
-        if plan is not None and undeclared:
-            return any(s.version.effect.get("for") is None for s in plan.steps)
-        if plan is None or designation is None:
-            return plan is not None
-        return any(self._deadline_reaches(s.version, plan.who, designation) for s in plan.steps)
+        return plan is not None and bool(plan.steps_for(designation, undeclared=undeclared))
 
     def _deadline_entry(self, step, events, on, settings_now, missing_events, computed):
         """One provision's computation: (entry, value), or None when that provision is not in force."""
@@ -1171,23 +1152,29 @@ class _DeadlinePlan:
     notes: dict[tuple[str, ...], tuple[dict[str, Any], ...]]
     right: bool = False  # the owner's right (lapses unused), not a duty (overdue)
 
+    def steps_for(self, designation: str | None, *, undeclared: bool = False) -> tuple[_DeadlineStep, ...]:
+        """The provisions that set the time of a case with this designation: those whose `for` names it, or
+        that have none (a state time does not reach a city designation through `state_counterpart`); of a
+        case not declared (`undeclared`), those without `for` only; without either, all of them."""
+        if undeclared:
+            return tuple(s for s in self.steps if s.version.effect.get("for") is None)
+        if designation is None:
+            return self.steps
+        return tuple(s for s in self.steps if designation in (s.version.effect.get("for") or (designation,)))
+
     def what_for(self, designation: str | None) -> str:
         """What is owed, in the words of a provision that sets it for this designation (the city's first):
         Tracy's five business days to contest a vicious classification are not 347.541's hearing on a
         dangerous declaration, though both set owner.request_hearing."""
         if designation is None:
             return self.what
-        reaching = [
-            s.version for s in self.steps if designation in (s.version.effect.get("for") or (designation,))
-        ]
+        reaching = [s.version for s in self.steps_for(designation)]
         chosen = next((v for v in reaching if v.layer == "city"), reaching[0] if reaching else None)
         return chosen.effect["what"] if chosen is not None else self.what
 
 
 _VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
 
-_EVENTS = EVENTS
-_EVENT_SET = frozenset(EVENTS)
 EVENT_WORDS = {
     "incident": "the incident",
     "classification": "the classification",

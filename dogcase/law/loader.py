@@ -81,10 +81,12 @@ def read_pack(
     top = Where(display, getattr(raw, "line", 1), "")
     state_events = tuple(state.events) if state else ()
     state_methods = tuple(state.service_methods) if state else ()
-    with VocabularyRef.extended(
-        event=state_events + tuple(_declared_ids(raw, "events")),
-        service_method=state_methods + tuple(_declared_ids(raw, "service_methods")),
-    ):
+    # the events and service methods this pack may name: the shared ones, its state pack's and its own
+    extended = {
+        "event": state_events + tuple(_declared_ids(raw, "events")),
+        "service_method": state_methods + tuple(_declared_ids(raw, "service_methods")),
+    }
+    with VocabularyRef.extended(**extended):
         PACK.check(raw, top)
     if raw["format"] != FORMAT:
         raise top.at("format", raw.line_of("format")).fail(f"this dogcase reads format {FORMAT}")
@@ -333,9 +335,14 @@ def read_pack(
 
     procedure = ()
     if "procedure" in raw:
-        procedure = parse_procedure(
-            raw["procedure"], top.at("procedure", raw.line_of("procedure")), pack_id, layer, default_in_force
-        )
+        with VocabularyRef.extended(**extended):  # records_if_method may name the pack's own methods
+            procedure = parse_procedure(
+                raw["procedure"],
+                top.at("procedure", raw.line_of("procedure")),
+                pack_id,
+                layer,
+                default_in_force,
+            )
 
     return Pack(
         procedure=procedure,

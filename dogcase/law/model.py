@@ -9,6 +9,12 @@ from types import MappingProxyType
 from typing import Any
 
 
+def id_in_words(value: Any) -> str:
+    """An id as words, for a value with no label: `substantial_bodily_harm` -> "Substantial bodily harm"."""
+    text = str(value).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
 @dataclass(frozen=True, slots=True)
 class InForce:
     """Dates a text is in force: `start` inclusive (None: before any date the source gives), `end` exclusive."""
@@ -175,11 +181,7 @@ class FactDef:
 
     def label_of(self, value: str) -> str:
         """The value in plain English: its label, or the id made readable (`private_other` -> "Private other")."""
-        label = self.labels.get(value)
-        if label:
-            return label
-        text = str(value).replace("_", " ").strip()
-        return text[:1].upper() + text[1:]
+        return self.labels.get(value) or id_in_words(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,12 +206,6 @@ class Withdrawal:
     for_: tuple[str, ...] | None = None  # the designations it is withdrawn for (None: every one)
     file: str = ""
     line: int = 0
-
-    def reaches(self, designations: tuple[str, ...] | None) -> bool:
-        """Does it withdraw for a step or deadline scoped to these designations (None: every designation)?"""
-        if self.for_ is None:
-            return True
-        return designations is not None and set(designations) <= set(self.for_)
 
 
 @dataclass(frozen=True)

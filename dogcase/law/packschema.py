@@ -150,7 +150,7 @@ STAFF_ROLES = (
     "administrator",
 )
 # staff roles that never act (they read): a pack role acted only through them is acted by nobody
-# (dogcase.cases.access.READ_ONLY holds the same)
+# (dogcase.cases.access.READ_ONLY is this list)
 READ_ONLY_STAFF_ROLES = ("auditor",)
 INPUT_KINDS = (
     "date",
@@ -519,7 +519,7 @@ EFFECTS: dict[str, Spec] = {
             "repeat": PERIOD,
             "right": BOOL,
             # the provision sets the time only in a case where this event happened (an alternative start)
-            "only_if_event": OneOf(*EVENTS),
+            "only_if_event": EVENT,
         },
     ),
     "requirement": Record(

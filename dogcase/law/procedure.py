@@ -972,6 +972,13 @@ class ProcedureEngine:
         """Every reference of every step resolves in this jurisdiction; each error names file and line."""
         j = self.j
         all_steps = {sid: defs[-1] for sid, defs in self.defs.items()}
+        # the steps a definition may refer to: a city's, every step (a state step the city withdrew included:
+        # its conditions may still name it); the state's, the state's steps only
+        every = {**self.defs, **{k: [x[0]] for k, x in self.withdrawn.items()}}
+        visible_to = {
+            "city": every,
+            "state": {sid: defs for sid, defs in every.items() if defs[0].layer == "state"},
+        }
         for sid, defs in self.defs.items():
             if len(defs) == 2:
                 state_def, city_def = defs
@@ -986,22 +993,14 @@ class ProcedureEngine:
                             f"{', '.join(uncovered)} ({state_def.file}:{state_def.line}); give it another id",
                         )
             for d in defs:
-                self._check_def(d, all_steps)
+                self._check_def(d, all_steps, visible_to["city" if d.layer == "city" else "state"])
         for versions in self._notices.values():
             for v in versions:
                 for element in v.effect.get("elements") or ():
                     cond = self._element_conditions.get((id(v), element["id"]))
                     if cond is None:
                         continue
-                    visible = {
-                        sid: defs
-                        for sid, defs in {
-                            **self.defs,
-                            **{k: [x[0]] for k, x in self.withdrawn.items()},
-                        }.items()
-                        if v.layer == "city" or defs[0].layer == "state"
-                    }
-
+                    visible = visible_to["city" if v.layer == "city" else "state"]
                     here = v.element_lines.get(element["id"]) or v.effect_line or v.line
 
                     def fail(
@@ -1050,17 +1049,14 @@ class ProcedureEngine:
                     "but none of its inputs is, so the city's step needs that input (docs/procedure.md, Layering)",
                 )
 
-    def _check_def(self, d: StepDef, all_steps: dict[str, StepDef]) -> None:
+    def _check_def(
+        self, d: StepDef, all_steps: dict[str, StepDef], visible: Mapping[str, list[StepDef]]
+    ) -> None:
         j = self.j
 
         def fail(message: str, line: int | None = None) -> PackError:
             return PackError(d.file, line or d.line, f"procedure step {d.id!r}: {message}")
 
-        visible = {
-            sid: defs
-            for sid, defs in {**self.defs, **{k: [x[0]] for k, x in self.withdrawn.items()}}.items()
-            if d.layer == "city" or defs[0].layer == "state"
-        }
         for key in d.provisions:
             if not self._provision_exists(key):
                 raise fail(

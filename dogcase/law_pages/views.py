@@ -83,7 +83,15 @@ def jurisdiction_law(request, jurisdiction_id: str):
         "on": on,
         "is_today": on == today,
         "layers": _layers(j, shown, on),
-        "designations": shown["designations"],
+        "designations": [
+            {
+                **d,
+                "counterpart_label": j.designations[d["state_counterpart"]].label.lower()
+                if d["state_counterpart"] in j.designations
+                else d["state_counterpart"],
+            }
+            for d in shown["designations"]
+        ],
         "defects": shown["defects"],
         "missing_settings": [s for s in shown["settings"] if s["value"] is None],
         "conflicts": j.conflicts(on),

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from dogcase.cases.models import Dog, Incident, Premises
-from dogcase.cases.record_facts import PERSON, record_facts
+from dogcase.cases.record_facts import PERSON, bites_on_a_person, record_facts
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.staff.present import humanize
 
@@ -340,7 +340,7 @@ def derive_facts(data: IntakeData, vocabulary) -> tuple[dict[str, Any], list[Fac
         # The classifier reads one victim: the most seriously hurt, by the order of the injury values (least
         # to most serious; a city's own values go where its pack places them: fact_values `after:`/`before:`),
         # a person before an animal.
-        worst = max(valid, key=lambda v: (injuries.index(v.injury), v.kind == "human"))
+        worst = max(valid, key=lambda v: (injuries.index(v.injury), v.kind == PERSON))
         facts["victim"] = worst.kind
         facts["injury"] = worst.injury
         which = f"victim {valid.index(worst) + 1}" if len(valid) > 1 else "the victim"
@@ -378,9 +378,10 @@ def attach_row_errors(data: IntakeData, rows) -> None:
 
 
 def questions(
-    vocabulary, raw_answers: dict[str, Any], errors: dict[str, str] | None = None
+    vocabulary: FormVocabulary, raw_answers: dict[str, Any], errors: dict[str, str] | None = None
 ) -> list[dict[str, Any]]:
-    """The explicit fact questions of the form, with the answers to re-show."""
+    """The explicit fact questions of the form (of every city the user records for: FormVocabulary), with the
+    answers to re-show."""
     out = []
     for fact in vocabulary.facts.values():
         if fact.id in DERIVED_ONLY or fact.from_record:
@@ -390,15 +391,9 @@ def questions(
             "id": fact.id,
             "type": fact.type,
             "question": fact.question,
-            "only_in": ", ".join(getattr(vocabulary, "only_in", {}).get(fact.id, ())),
+            "only_in": ", ".join(vocabulary.only_in.get(fact.id, ())),
             "choices": [
-                {
-                    "value": v,
-                    "label": vocabulary.choice_label(fact.id, v)
-                    if hasattr(vocabulary, "choice_label")
-                    else fact.label_of(v),
-                }
-                for v in fact.ordered_values
+                {"value": v, "label": vocabulary.choice_label(fact.id, v)} for v in fact.ordered_values
             ],
             "answer": raw
             if raw is not None
@@ -413,7 +408,7 @@ def record_lines(data: IntakeData, vocabulary, *, dogs: dict[int, Any], facts: d
     """The facts from each dog's record (`cases/record_facts.py`) for the form to show — never asked — and,
     when the incident names one dog, those facts to classify with (each dog's case reads its own record when
     it is opened). `dogs` maps a row's index to the dog on record it names (absent: a dog new to dogcase)."""
-    bite_on_person = facts.get("bit") is True and any(v.kind == PERSON for v in data.victims)
+    bite_on_person = bites_on_a_person(facts, data.victims)
     rows = data.dogs or [DogRow(index=0)]
     per_dog = []
     for row in rows:

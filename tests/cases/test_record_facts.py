@@ -11,7 +11,7 @@ from dogcase.cases import acts, updates
 from dogcase.cases.models import Event, PriorHistoryEntry
 from dogcase.cases.record_facts import computable
 from dogcase.law import library
-from tests.cases.conftest import BITE, at
+from tests.cases.conftest import BITE, at, on
 from tests.cases.test_battle_lake_case import appeal_to_decision, declared
 
 BATTLE_LAKE = "battle-lake-mn"
@@ -227,3 +227,71 @@ def test_every_fact_marked_from_the_record_is_one_dogcase_computes():
     assert {"bit_person_on_separate_occasions", "previously_vicious", *PRIOR} <= set(marked)
     assert all(computable(f) for f in marked)
     assert not library().facts.facts["aggressive"].from_record
+
+
+def test_the_record_is_read_in_a_fixed_number_of_queries_whatever_its_length(story):
+    # intake and case opening read it: the dog's own history, never a scan of every case or event
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from dogcase.cases.record_facts import record_facts
+
+    s = declared(story)
+    j = library().get(s.case.jurisdiction)
+    later = dt.date(2027, 1, 1)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            record_facts(s.dog, vocabulary=j.facts, incident_day=later, bite_on_person_now=True)
+        return len(queries)
+
+    before = count()
+    bite_again(s, 30)
+    bite_again(s, 60)
+    assert count() == before <= 4  # incidents, their victims, the steps of its cases, its prior history
+
+
+def test_a_corrected_notice_date_is_the_date_the_record_reads(story, staff):
+    # the notice of the potentially dangerous declaration was recorded late, dated the day it was recorded;
+    # corrected to the day it was in fact served, it was served before the dog's next bite: the owner had
+    # notice (347.50 subd. 2(3)), as the case itself reads the corrected date
+    s = story(BATTLE_LAKE)
+    s.step("declare", "officer", 0, designation="potentially_dangerous", basis="Unprovoked bite")
+    s.step(
+        "serve_notice",
+        "officer",
+        40,
+        served_on=on(40),
+        method="personal",
+        served_owner="O",
+        received_on=on(40),
+    )
+    served = s.case.events.get(act="serve_notice")
+    s.case = acts.correct_event_date(
+        s.case,
+        event=served,
+        name="notice_date",
+        value=at(1).date(),
+        reason="The notice was served on June 2; it was recorded late",
+        actor=staff["officer"],
+        expected_version=s.case.version,
+        at=at(41),
+    ).case
+    officer = staff["officer"]
+    incident = acts.record_incident(
+        jurisdiction=BATTLE_LAKE,
+        actor=officer,
+        occurred_at=at(30, 8),
+        place="Lake Park",
+        place_type="public",
+        kind="bite",
+        dogs=[s.dog],
+        facts=BITE,
+        victims=[{"kind": "human", "name": "Second Victim", "injury": "minor"}],
+        at=at(42),
+    )
+    case = acts.open_case(incident=incident, dog=s.dog, actor=officer, at=at(42, 10))
+    record = {f["fact"]: f for f in case.events.get(act="open_case").data["record_facts"]}
+    notice = record["owner_had_notice_of_potentially_dangerous"]
+    assert notice["value"] is True
+    assert "served on 2 June 2026" in notice["sources"][0]

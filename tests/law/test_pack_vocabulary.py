@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
-from dogcase.law.errors import PackError
+from dogcase.law.errors import LawNotInForce, PackError
 from dogcase.law.loader import PACKS_DIR, Library, load_all
 
 from .invented_packs import write_invented_packs
@@ -310,3 +312,41 @@ def test_before_places_the_values_ahead_and_no_place_puts_them_last(tmp_path, pl
     library, _ = _lakeview_with(tmp_path, "    after: great_bodily_harm\n", place)
     order = library.get("lakeview-mn").facts.facts["injury"].ordered_values
     assert expected == tuple(v for v in order if v in expected)
+
+
+def test_a_deadline_may_run_only_where_a_citys_own_event_happened(tmp_path):
+    # only_if_event (an alternative start, as Tracy 5.F's hearing) names an event like every other event
+    # reference: a shared one, or one the pack declares under events:
+    lib, _ = _lakeview_with(
+        tmp_path,
+        '      for: [aggressive]\n  - id: "5.07"\n',
+        '      for: [aggressive]\n      only_if_event: certified_notice_sent\n  - id: "5.07"\n',
+    )
+    j = lib.get("lakeview-mn")
+    sent = dt.date(2026, 3, 2)
+    due = j.deadline("owner.prove_insurance", {"certified_notice_sent": sent}, designation="aggressive")
+    assert due["due"] == "2026-03-12"
+    with pytest.raises(LawNotInForce, match="no provision setting 'owner.prove_insurance'"):
+        j.deadline("owner.prove_insurance", {"incident": sent}, designation="aggressive")
+
+
+def test_an_event_may_be_recorded_only_when_served_by_the_citys_own_method(tmp_path):
+    # records_if_method names a service method like the notice's service_methods do: a shared one, or one the
+    # pack declares (Lakeview's restricted-delivery mail starts the insurance clock, e-mail does not)
+    lib, _ = _lakeview_with(
+        tmp_path,
+        "records: certified_notice_sent}",
+        "records_if_method: {restricted_delivery_mail: [certified_notice_sent]}}",
+    )
+    step = lib.get("lakeview-mn").step("send_insurance_notice", dt.date(2026, 3, 2))
+    sent_on = next(i for i in step.inputs if i.id == "sent_on")
+    assert sent_on.records_if_method == (("restricted_delivery_mail", ("certified_notice_sent",)),)
+
+
+def test_records_if_method_naming_no_service_method_names_file_and_line(tmp_path):
+    with pytest.raises(PackError, match="records_if_method names 'pigeon', not a service method"):
+        _lakeview_with(
+            tmp_path,
+            "records: certified_notice_sent}",
+            "records_if_method: {pigeon: [certified_notice_sent]}}",
+        )

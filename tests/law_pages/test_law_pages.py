@@ -141,3 +141,11 @@ def test_the_state_page_says_the_certificate_fee_is_capped_and_destruction_needs
     assert "not more than $500" in page  # 347.51 subd. 2(3), the fee's cap_usd
     assert "Ground: Destruction under Minn. Stat. § 347.56 (no designation needed)" in page
     assert "Exemption: bars destruction under Minn. Stat. § 347.56" in page
+
+
+def test_a_city_designation_is_said_to_resemble_a_state_one_not_to_restate_it(client):
+    # state_counterpart is a label (DESIGN.md principle 4): a Tracy vicious classification is not the state's
+    # potentially dangerous finding, and no state rule reaches it through the resemblance
+    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+    assert "restates the state" not in page
+    assert "resembles the state's potentially dangerous dog (a label only" in page

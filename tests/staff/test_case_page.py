@@ -167,3 +167,30 @@ def test_a_closed_case_offers_only_the_steps_about_the_owner(officer):
     assert shown == {"record_conviction", "record_ownership_ban", "review_ownership_ban"}
     assert "only those about its owner" in html
     assert {s["id"] for s in page.context["allowed_steps"]} == {"record_conviction"}
+
+
+def test_a_closed_case_refuses_a_step_about_the_dog_by_its_form(officer):
+    # the case page offers only the owner's steps on a closed case; the form of any other step, asked for by
+    # its address, is blocked and its submission refused
+    case = record_bite(officer, occurred_at=acts.now() - dt.timedelta(days=40))
+    served = (timezone.localdate() - dt.timedelta(days=30)).isoformat()
+    take(
+        case,
+        "serve_destruction_notice",
+        officer,
+        served_on=served,
+        incident="mauled a child without provocation",
+        method="personal service",
+    )
+    take(case, "destroy", officer, facts="mauled a child", unprovoked_harm=True)
+    case.refresh_from_db()
+    client = client_for(officer)
+    form = client.get(f"/cases/{case.number}/act/declare")
+    assert form.status_code == 200 and form.context["blocked"]
+    assert "The case is closed" in form.content.decode()
+    response = client.post(
+        f"/cases/{case.number}/act/declare",
+        {"version": case.version, "in-designation": "dangerous", "in-basis": "Bit a child"},
+    )
+    assert response.status_code == 409
+    assert not case.events.filter(act="declare").exists()

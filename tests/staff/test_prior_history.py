@@ -93,3 +93,49 @@ def test_the_auditor_is_not_offered_prior_history(auditor, officer):
     client = client_for(auditor)
     assert "prior-history/add" not in client.get(f"/dogs/{dog.pk}").content.decode()
     assert client.get(f"/dogs/{dog.pk}/prior-history/add").status_code == 403
+
+
+ENTRY = {"on": "2025-03-04", "what": "bite_on_person", "source": "Police report 25-1"}
+
+
+def test_prior_history_of_another_citys_dog_is_not_found(officer, make_staff_user):
+    dog = record_bite(officer).dog  # a Battle Lake dog
+    elsewhere = make_staff_user("animal_control_officer", username="tracy-officer", cities=("tracy-mn",))
+    client = client_for(elsewhere)
+    assert client.get(f"/dogs/{dog.pk}/prior-history/add").status_code == 404
+    assert client.post(f"/dogs/{dog.pk}/prior-history/add", ENTRY).status_code == 404
+    assert not PriorHistoryEntry.objects.exists()
+
+
+def test_a_role_that_keeps_no_records_may_not_add_prior_history(officer, hearing_officer):
+    dog = record_bite(officer).dog
+    client = client_for(hearing_officer)
+    assert client.post(f"/dogs/{dog.pk}/prior-history/add", ENTRY).status_code == 403
+    assert not PriorHistoryEntry.objects.exists()
+
+
+def test_adding_prior_history_needs_the_csrf_token(officer):
+    from django.test import Client
+
+    dog = record_bite(officer).dog
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(officer)
+    assert client.post(f"/dogs/{dog.pk}/prior-history/add", ENTRY).status_code == 403
+    assert not PriorHistoryEntry.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"what": "rumour"}, "what"),
+        ({"on": "not a date"}, "on"),
+        ({"what": "designation", "designation": "menacing", "by_whom": "Tracy"}, "designation"),
+        ({"source": ""}, "source"),
+    ],
+)
+def test_a_bad_prior_history_entry_is_shown_on_its_field(officer, change, field):
+    dog = record_bite(officer).dog
+    response = client_for(officer).post(f"/dogs/{dog.pk}/prior-history/add", {**ENTRY, **change})
+    assert response.status_code == 400
+    assert f'id="{field}-error"' in response.content.decode()
+    assert not PriorHistoryEntry.objects.exists()

@@ -555,7 +555,9 @@ def add_prior_history(request, pk: int):
                     actor=user,
                     on=on,
                     what=values["what"],
-                    designation=values["designation"] if values["what"] != "bite_on_person" else "",
+                    designation=values["designation"]
+                    if values["what"] != PriorHistoryEntry.What.BITE
+                    else "",
                     by_whom=values["by_whom"],
                     source=values["source"],
                     note=values["note"],

@@ -10,8 +10,8 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from dogcase.cases.access import cities_of
-from dogcase.cases.models import Case, Dog, Evidence, Incident, Person, PriorHistoryEntry
-from dogcase.cases.record_facts import designation_words, record_facts
+from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
+from dogcase.cases.record_facts import prior_history_words, record_facts
 from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.guards import in_cities, is_read_only, may_record, staff_required
@@ -149,7 +149,7 @@ def dog_detail(request, pk: int):
         "may_record": may_record(request.user) and j is not None,
         "not_installed": None if j else not_installed(dog.jurisdiction),
         "prior_history": [
-            {"entry": p, "on": p.on, "words": _prior_words(p)}
+            {"entry": p, "on": p.on, "words": prior_history_words(p.what, p.designation)}
             for p in dog.prior_history.select_related("recorded_by")
         ],
         # as a new incident tomorrow would read it: everything recorded up to today included
@@ -163,15 +163,6 @@ def dog_detail(request, pk: int):
         else [],
     }
     return render(request, "staff/dog_detail.html", context)
-
-
-def _prior_words(entry: PriorHistoryEntry) -> str:
-    if entry.what == PriorHistoryEntry.What.BITE:
-        return "bit a person"
-    label = designation_words(entry.designation)
-    if entry.what == PriorHistoryEntry.What.DESIGNATION:
-        return f"declared {label}"
-    return f"the owner was given notice of the {label} designation"
 
 
 @staff_required
