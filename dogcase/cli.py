@@ -208,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--at", help="the instant to sweep as of (default: now), ISO with time zone")
     p.add_argument("--city", help="one jurisdiction id (default: all)")
     p.add_argument("--every", type=int, metavar="SECONDS", help="keep running, sweeping every SECONDS")
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="recompute every open case, not only those whose time ran out or whose law changed "
+        "(after an upgrade of dogcase itself)",
+    )
     p.set_defaults(func=cmd_sweep)
     return parser
 
@@ -234,6 +240,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _progress(line: str) -> None:
+    """A long recompute (a new law pack) tells how far it is, on stderr: stdout is the report."""
+    print(line, file=sys.stderr, flush=True)
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     import datetime as dt
     import time
@@ -252,7 +263,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if timezone.is_naive(at):
             _fail("--at", "give the time zone, e.g. 2026-03-02T08:00-06:00")
     while True:
-        report = sweep(at=at, jurisdiction=args.city)
+        report = sweep(at=at, jurisdiction=args.city, full=args.full, progress=_progress)
         _out({"at": (at or timezone.now()).isoformat(), **report.as_dict()})
         sys.stdout.flush()
         if not args.every:

@@ -10,14 +10,18 @@ Every function here:
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 from django.db.models.functions import Length
 from django.utils import timezone
 
@@ -176,14 +180,75 @@ def _satisfier_roles(j, on: dt.date) -> dict[str, str]:
     return {k: "," + ",".join(sorted(v)) + "," for k, v in out.items()}
 
 
+# Bump when the code that turns the engine's answer into obligation rows changes: every case is recomputed by
+# the next sweep, as for a new pack.
+OBLIGATION_ROWS_VERSION = "1"
+
+_CONTENT_HASHES: dict[str, tuple[Any, str]] = {}
+
+
+def _law_content_hash(j) -> str:
+    """The hash of the law a jurisdiction's obligations are computed from: its packs' files (state and city)
+    and the shared fact vocabulary. Read once per loaded library."""
+    cached = _CONTENT_HASHES.get(j.id)
+    if cached is not None and cached[0] is j:
+        return cached[1]
+    digest = hashlib.sha256(OBLIGATION_ROWS_VERSION.encode())
+    files = [Path(layer.folder) / "pack.yaml" for layer in j.layers]
+    files.append(Path(library().root) / "facts.yaml")
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    value = digest.hexdigest()[:40]
+    _CONTENT_HASHES[j.id] = (j, value)
+    return value
+
+
+def law_fingerprint(j, at: dt.datetime) -> str:
+    """The law a case's obligations computed at `at` depend on: the packs' content and the stretch of
+    unchanged law `at` falls in (a provision or step coming into force, or ending, starts a new stretch).
+    Two computations with one fingerprint differ only by the time passing, which `Obligation.sweep_at`
+    tracks."""
+    days = j._procedure._days
+    index = bisect.bisect_right(days, timezone.localtime(at, j.tz).date())
+    since = days[index - 1].isoformat() if index else "start"
+    return f"{_law_content_hash(j)}@{since}"
+
+
+def _midnight(j, day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(0), tzinfo=j.tz)
+
+
+def _time_runs_out(j, ob) -> dt.datetime | None:
+    """When the obligation's status changes by the time passing alone (the engine's `_status`): an open time
+    ends after its due date or instant (overdue, or lapsed for a right); a time that may not start before a
+    date becomes available on it. An overdue obligation: the instant it became overdue (its tasks). None when
+    only an act can change it."""
+    due = ob.due
+    if due is None:
+        return None
+    if ob.status in ("open", "overdue"):
+        if isinstance(due, dt.datetime):
+            return due + dt.timedelta(microseconds=1)
+        return _midnight(j, due + dt.timedelta(days=1))
+    if ob.status == "not_yet":
+        return due if isinstance(due, dt.datetime) else _midnight(j, due)
+    return None
+
+
 def recompute_obligations(
     case: Case, *, at: dt.datetime, state: CaseState | None = None, actor=None
 ) -> list[dict]:
-    """Bring the case's obligation rows in line with the law engine; return what changed (for the audit)."""
+    """Bring the case's obligation rows in line with the law engine; return what changed (for the audit).
+    Each row gets its `sweep_at`, and the case the instant and the law it was computed with, so that the
+    sweep comes back to the case only when its time runs out or its law changes."""
     j = jurisdiction_of(case)
     state = state or case_state(case)
     computed = j.obligations(state, at)
     roles_by_deadline = _satisfier_roles(j, timezone.localtime(at).date())
+    fingerprint = law_fingerprint(j, at)
+    # a new law (or rows computed before their sweep_at was kept): look at the overdue ones' tasks again
+    refresh = case.law_fingerprint != fingerprint
+    closed = case.status == Case.Status.CLOSED  # the sweep passes over a closed case
     existing = {o.deadline_id: o for o in case.obligations.all()}
     changes: list[dict] = []
     seen = set()
@@ -218,14 +283,23 @@ def recompute_obligations(
             "staff_roles": who_roles,
             "detail": detail,
         }
+        sweep_at = None if closed else _time_runs_out(j, ob)
         if row is None:
             Obligation.objects.create(
-                case=case, jurisdiction=case.jurisdiction, deadline_id=key, updated_at=at, **fields
+                case=case,
+                jurisdiction=case.jurisdiction,
+                deadline_id=key,
+                updated_at=at,
+                sweep_at=sweep_at,
+                **fields,
             )
             changes.append({"deadline": key, "old_due": None, "new_due": _iso(ob.due), "status": ob.status})
             continue
         old_due = row.due_at or row.due_date
-        if any(getattr(row, k) != v for k, v in fields.items()):
+        changed = any(getattr(row, k) != v for k, v in fields.items())
+        if ob.status == "overdue" and not changed and not refresh:
+            sweep_at = row.sweep_at  # its tasks were raised already (None), or are still to raise
+        if changed:
             if old_due != (due_at or due_date) or row.status != ob.status:
                 changes.append(
                     {
@@ -238,19 +312,27 @@ def recompute_obligations(
                 )
             for k, v in fields.items():
                 setattr(row, k, v)
+            row.sweep_at = sweep_at
             row.updated_at = at
             row.save()
             if actor is not None and ob.status != "overdue":
                 # the act that met (or ended) the obligation also settles the tasks it had raised
                 Task.objects.filter(obligation=row, done_at__isnull=True).update(done_at=at, done_by=actor)
+        elif row.sweep_at != sweep_at:
+            row.sweep_at = sweep_at
+            row.save(update_fields=["sweep_at"])
     for deadline_id, row in existing.items():
         if deadline_id not in seen and row.status != "withdrawn":
             changes.append({"deadline": deadline_id, "old_status": row.status, "status": "withdrawn"})
             row.status = "withdrawn"
+            row.sweep_at = None
             row.updated_at = at
-            row.save(update_fields=["status", "updated_at"])
+            row.save(update_fields=["status", "sweep_at", "updated_at"])
             if actor is not None:
                 Task.objects.filter(obligation=row, done_at__isnull=True).update(done_at=at, done_by=actor)
+    if case.obligations_at != at or case.law_fingerprint != fingerprint:
+        case.obligations_at, case.law_fingerprint = at, fingerprint
+        Case.objects.filter(pk=case.pk).update(obligations_at=at, law_fingerprint=fingerprint)
     return changes
 
 
@@ -1038,12 +1120,17 @@ def open_case(
 
 @dataclass
 class SweepReport:
+    # the open cases of installed packs the sweep looked after (most need no work: see `recomputed`)
     cases: int = 0
     overdue: int = 0
     tasks_raised: int = 0
     changes: int = 0
     # open cases of a city whose law pack is no longer installed: no clock can be computed for them
     not_installed: int = 0
+    # the cases whose obligations were computed again: a time ran out, the law changed, or --full
+    recomputed: int = 0
+    # of those, the cases recomputed because their law changed (a new pack, a provision coming into force)
+    law_changed: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -1052,31 +1139,91 @@ class SweepReport:
             "tasks_raised": self.tasks_raised,
             "changes": self.changes,
             "not_installed": self.not_installed,
+            "recomputed": self.recomputed,
+            "law_changed": self.law_changed,
         }
 
 
-def sweep(*, at: dt.datetime | None = None, jurisdiction: str | None = None) -> SweepReport:
-    """Recompute the clocks of every open case, mark what is overdue, and raise a staff task for each overdue
-    obligation and for what the law attaches to it (e.g. "seizure authorized under (J)(1)(a)"). Safe to run
-    as often as wanted: a task is raised once."""
+SWEEP_BATCH = 500
+
+
+def sweep(
+    *,
+    at: dt.datetime | None = None,
+    jurisdiction: str | None = None,
+    full: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> SweepReport:
+    """Bring the clocks of the open cases up to `at`, mark what is overdue, and raise a staff task for each
+    overdue obligation and for what the law attaches to it (e.g. "seizure authorized under (J)(1)(a)"). Safe
+    to run as often as wanted: a task is raised once.
+
+    Incremental: the acts recompute a case's obligations in their own transaction, so the sweep recomputes
+    only the cases where
+    - a time ran out: a row whose `sweep_at` has come (open -> overdue or lapsed, not yet -> available);
+    - the law changed: the case's `law_fingerprint` is not the law in force at `at` (a new pack, or a
+      provision or step coming into force); these are recomputed in batches, with `progress` told of each;
+    - the rows were computed as of an instant after `at` (a sweep run for an earlier date);
+    and raises the tasks of the overdue rows whose tasks are still to raise. The audit chain is locked only
+    for a case it raises tasks in. `full` recomputes every open case and looks at every overdue obligation's
+    tasks (what every sweep did before; for after an upgrade of dogcase's own code)."""
     at = at or now()
     report = SweepReport()
-    cases = Case.objects.filter(status=Case.Status.OPEN).select_related("incident").order_by("pk")
+    lib = library()
+    cases = Case.objects.filter(status=Case.Status.OPEN)
     if jurisdiction:
         cases = cases.filter(jurisdiction=jurisdiction)
-    installed = list(library().jurisdictions)
+    installed = (
+        [jurisdiction]
+        if jurisdiction in lib.jurisdictions
+        else []
+        if jurisdiction
+        else list(lib.jurisdictions)
+    )
     report.not_installed = cases.exclude(jurisdiction__in=installed).count()
     cases = cases.filter(jurisdiction__in=installed)
-    for case in cases.iterator(chunk_size=200):
-        report.cases += 1
+    report.cases = cases.count()
+    if full:
+        law_ids: list[int] = []
+        other_ids = list(cases.order_by("pk").values_list("pk", flat=True))
+    else:
+        prints = {jid: law_fingerprint(lib.get(jid), at) for jid in installed}
+        stale_law = Q()
+        for jid, fingerprint in prints.items():
+            stale_law |= Q(jurisdiction=jid) & ~Q(law_fingerprint=fingerprint)
+        law_ids = list(cases.filter(stale_law).order_by("pk").values_list("pk", flat=True)) if prints else []
+        due = Obligation.objects.filter(sweep_at__lte=at, case__in=cases).exclude(status="overdue")
+        other_ids = sorted(
+            set(due.values_list("case_id", flat=True))
+            | set(cases.filter(obligations_at__gt=at).values_list("pk", flat=True)) - set(law_ids)
+        )
+    report.law_changed = len(law_ids)
+    for ids, why in ((law_ids, "law changed"), (other_ids, "time ran out" if not full else "full")):
+        for start in range(0, len(ids), SWEEP_BATCH):
+            batch = ids[start : start + SWEEP_BATCH]
+            for pk in batch:
+                with transaction.atomic():
+                    # the case's row only: an act on it waits, acts on other cases do not
+                    case = Case.objects.select_for_update().select_related("incident").get(pk=pk)
+                    if case.status != Case.Status.OPEN:
+                        continue  # closed by an act since the selection
+                    report.changes += len(recompute_obligations(case, at=at))
+                    report.recomputed += 1
+            if progress is not None and len(ids) > SWEEP_BATCH:
+                progress(f"{why}: recomputed {min(start + SWEEP_BATCH, len(ids))} of {len(ids)} cases")
+    overdue = Obligation.objects.filter(status="overdue", case__in=cases)
+    pending = overdue if full else overdue.filter(sweep_at__lte=at)
+    for pk in sorted(set(pending.values_list("case_id", flat=True))):
         with transaction.atomic():
             _lock()
-            case = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
-            changes = recompute_obligations(case, at=at)
-            report.changes += len(changes)
-            for ob in case.obligations.filter(status="overdue"):
-                report.overdue += 1
+            case = Case.objects.select_for_update().get(pk=pk)
+            if case.status != Case.Status.OPEN:
+                continue
+            rows = case.obligations.filter(status="overdue")
+            for ob in rows if full else rows.filter(sweep_at__lte=at):
                 report.tasks_raised += _raise_tasks(case, ob, at)
+            rows.exclude(sweep_at=None).update(sweep_at=None)
+    report.overdue = overdue.count()
     return report
 
 

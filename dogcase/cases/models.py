@@ -294,9 +294,19 @@ class Case(models.Model):
     opened_at = models.DateTimeField()
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     updated_at = models.DateTimeField()
+    # What the obligation rows were last computed with (acts.recompute_obligations): the instant, and the law
+    # (acts.law_fingerprint: the packs' content and the stretch of unchanged law the instant falls in). The
+    # sweep recomputes a case whose law differs, or whose rows were computed as of a later instant than it
+    # sweeps; otherwise only the cases with a row whose `sweep_at` has come.
+    obligations_at = models.DateTimeField(null=True, blank=True)
+    law_fingerprint = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-opened_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "jurisdiction", "law_fingerprint"], name="case_law_fingerprint"),
+            models.Index(fields=["status", "obligations_at"], name="case_obligations_at"),
+        ]
 
     def __str__(self) -> str:
         return self.number
@@ -385,7 +395,8 @@ class ChainHead(models.Model):
 
 
 class Obligation(models.Model):
-    """A clock of the case, as the law engine computes it; recomputed after every act and by the sweep.
+    """A clock of the case, as the law engine computes it; recomputed in the transaction of every act on the
+    case, and by the sweep when its time comes (`sweep_at`) or the law changes.
     Derived data (the events are the record), kept as rows so dashboards are single queries."""
 
     class Who(models.TextChoices):
@@ -407,6 +418,11 @@ class Obligation(models.Model):
     staff_roles = models.CharField(max_length=200, blank=True)
     detail = models.JSONField(default=dict)  # citations, rule, consequences, notes, reason
     updated_at = models.DateTimeField()
+    # The instant from which the sweep has work on this row: the time running out (open -> overdue or lapsed,
+    # not yet -> available), or the tasks of an overdue obligation to raise. Null when only an act or a change
+    # of law can change the row. The sweep selects `sweep_at <= now` through its index, so its cost grows with
+    # what is due, not with the number of cases.
+    sweep_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["due_date", "id"]

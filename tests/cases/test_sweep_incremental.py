@@ -1,0 +1,177 @@
+"""The incremental sweep: it recomputes only the cases whose time ran out or whose law changed, and leaves the
+obligations and tasks exactly as a sweep that recomputes every case would (on the demo data, over months)."""
+
+import datetime as dt
+
+import pytest
+from django.core.management import call_command
+from django.db import transaction
+from django.utils import timezone
+
+from dogcase.cases import acts
+from dogcase.cases.models import Case, Event, Obligation, Task
+from tests.cases.conftest import SERIOUS, at, on
+
+
+@pytest.fixture
+def demo(db, settings, monkeypatch):
+    settings.DEBUG = True
+    monkeypatch.delenv("DOGCASE_DEMO_PASSWORD", raising=False)
+    call_command("seed_demo", stdout=None)
+    assert Case.objects.filter(status=Case.Status.OPEN).count() >= 10
+
+
+def _snapshot():
+    obligations = sorted(
+        Obligation.objects.values_list(
+            "case__number",
+            "deadline_id",
+            "status",
+            "due_date",
+            "due_at",
+            "late",
+            "met_by",
+            "staff_roles",
+            "what",
+            "updated_at",
+        )
+    )
+    details = sorted(
+        (n, d, repr(detail))
+        for n, d, detail in Obligation.objects.values_list("case__number", "deadline_id", "detail")
+    )
+    tasks = sorted(
+        Task.objects.values_list(
+            "case__number",
+            "obligation__deadline_id",
+            "key",
+            "text",
+            "citation",
+            "staff_roles",
+            "created_at",
+            "done_at",
+        )
+    )
+    events = sorted(
+        Event.objects.filter(act="raise_task").values_list("case__number", "at", "summary", "data")
+    )
+    return obligations, details, tasks, [(n, a, s, repr(d)) for n, a, s, d in events]
+
+
+class _Undo(Exception):
+    def __init__(self, result):
+        self.result = result
+
+
+def _sweeps(instants, *, full: bool):
+    """Sweep at each instant; what the records were after each (then undone, for the other run)."""
+    try:
+        with transaction.atomic():
+            out = []
+            for instant in instants:
+                report = acts.sweep(at=instant, full=full).as_dict()
+                counts = {k: report[k] for k in ("cases", "overdue", "tasks_raised", "not_installed")}
+                out.append((instant, counts, _snapshot()))
+            raise _Undo(out)
+    except _Undo as undo:
+        return undo.result
+
+
+def test_the_incremental_sweep_leaves_what_a_full_recompute_leaves_on_the_demo_data(demo):
+    start = timezone.now()
+    offsets = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 400, 15]  # the last goes back in time
+    instants = [start + dt.timedelta(days=d, hours=1) for d in offsets]
+    incremental = _sweeps(instants, full=False)
+    full = _sweeps(instants, full=True)
+    raised = sum(counts["tasks_raised"] for _, counts, _ in full)
+    assert raised > 0  # the demo data has times running out over these months
+    for (instant, inc_counts, inc_records), (_, full_counts, full_records) in zip(
+        incremental, full, strict=True
+    ):
+        assert inc_counts == full_counts, instant
+        assert inc_records == full_records, instant
+
+
+def test_a_full_sweep_after_the_incremental_one_finds_nothing_to_do(demo):
+    later = timezone.now() + dt.timedelta(days=30)
+    first = acts.sweep(at=later)
+    assert first.recomputed < first.cases  # only the cases whose time ran out
+    again = acts.sweep(at=later, full=True)
+    assert (again.changes, again.tasks_raised, again.overdue) == (0, 0, first.overdue)
+
+
+def test_a_sweep_with_nothing_due_recomputes_nothing_and_takes_no_audit_lock(demo, monkeypatch):
+    later = timezone.now() + dt.timedelta(days=3)
+    acts.sweep(at=later)
+    locks = []
+    real_lock = acts._lock
+    monkeypatch.setattr(acts, "_lock", lambda *a, **k: locks.append(1) or real_lock(*a, **k))
+    events = Event.objects.count()
+    report = acts.sweep(at=later + dt.timedelta(minutes=5))
+    assert (report.recomputed, report.tasks_raised, report.changes) == (0, 0, 0)
+    assert report.cases == Case.objects.filter(status=Case.Status.OPEN).count()
+    assert locks == [] and Event.objects.count() == events
+
+
+def test_the_sweep_queries_do_not_grow_with_the_cases(demo, django_assert_max_num_queries):
+    later = timezone.now() + dt.timedelta(days=3)
+    acts.sweep(at=later)
+    with django_assert_max_num_queries(8):
+        acts.sweep(at=later + dt.timedelta(minutes=5))
+
+
+def test_a_time_running_out_is_swept_from_its_row_alone(story):
+    s = story("battle-lake-mn", SERIOUS)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+    s.step(
+        "serve_notice", "officer", 1, served_on=on(1), method="personal", served_owner="O", received_on=on(1)
+    )
+    first = s.case.obligations.exclude(sweep_at=None).order_by("sweep_at", "id").first()
+    assert first.status in ("open", "not_yet")
+    before = acts.sweep(at=first.sweep_at - dt.timedelta(microseconds=1))
+    assert before.recomputed == 0
+    first.refresh_from_db()
+    assert first.status in ("open", "not_yet")
+    after = acts.sweep(at=first.sweep_at)
+    assert after.recomputed == 1 and after.changes >= 1
+    first.refresh_from_db()
+    assert first.status in ("overdue", "lapsed", "available")
+    # the request for a hearing is a right: it lapses, and the sweep has no more work on it
+    request = s.case.obligations.get(deadline_id="owner.request_hearing")
+    acts.sweep(at=request.sweep_at)
+    request.refresh_from_db()
+    assert request.status == "lapsed" and request.sweep_at is None
+
+
+def test_an_overdue_obligation_an_act_found_gets_its_tasks_at_the_next_sweep(story):
+    s = story("battle-lake-mn", SERIOUS)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+    # the notice recorded late: at the act, the owner's times are computed as of day 40
+    s.step(
+        "serve_notice", "officer", 40, served_on=on(1), method="personal", served_owner="O", received_on=on(1)
+    )
+    overdue = s.case.obligations.filter(status="overdue")
+    assert overdue.exists() and all(o.sweep_at is not None for o in overdue)
+    report = acts.sweep(at=at(40, 12))
+    assert report.recomputed == 0 and report.tasks_raised >= overdue.count()
+    assert not s.case.obligations.filter(status="overdue", sweep_at__isnull=False).exists()
+    assert acts.sweep(at=at(41)).tasks_raised == 0
+
+
+def test_a_change_of_law_recomputes_its_cases_in_batches_with_progress(demo, monkeypatch):
+    later = timezone.now() + dt.timedelta(days=3)
+    acts.sweep(at=later)
+    open_cases = Case.objects.filter(status=Case.Status.OPEN).count()
+    # a new version of the packs (here: of the code that writes the rows): every fingerprint differs
+    monkeypatch.setattr(acts, "OBLIGATION_ROWS_VERSION", "new")
+    monkeypatch.setattr(acts, "_CONTENT_HASHES", {})
+    monkeypatch.setattr(acts, "SWEEP_BATCH", 4)
+    lines: list[str] = []
+    report = acts.sweep(at=later + dt.timedelta(minutes=5), progress=lines.append)
+    assert report.law_changed == report.recomputed == open_cases
+    assert report.tasks_raised == 0  # the same law in substance: nothing new is overdue
+    assert lines[-1] == f"law changed: recomputed {open_cases} of {open_cases} cases"
+    assert len(lines) == -(-open_cases // 4)
+    fingerprints = set(Case.objects.filter(status=Case.Status.OPEN).values_list("law_fingerprint", flat=True))
+    assert len(fingerprints) == len(set(Case.objects.values_list("jurisdiction", flat=True)))
+    assert acts.sweep(at=later + dt.timedelta(minutes=6)).law_changed == 0
