@@ -21,7 +21,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.db.models.functions import Length
 from django.utils import timezone
 
@@ -1170,38 +1170,37 @@ def sweep(
     at = at or now()
     report = SweepReport()
     lib = library()
-    cases = Case.objects.filter(status=Case.Status.OPEN)
+    cases = Case.objects.filter(status=Case.Status.OPEN).order_by()
     if jurisdiction:
         cases = cases.filter(jurisdiction=jurisdiction)
-    installed = (
-        [jurisdiction]
-        if jurisdiction in lib.jurisdictions
-        else []
-        if jurisdiction
-        else list(lib.jurisdictions)
-    )
-    report.not_installed = cases.exclude(jurisdiction__in=installed).count()
+    installed = [j for j in lib.jurisdictions if not jurisdiction or j == jurisdiction]
+    counts = cases.aggregate(all=Count("pk"), installed=Count("pk", filter=Q(jurisdiction__in=installed)))
+    report.cases, report.not_installed = counts["installed"], counts["all"] - counts["installed"]
     cases = cases.filter(jurisdiction__in=installed)
-    report.cases = cases.count()
+    # every query below is a range of an index: the sweep's cost grows with what is due or changed
     if full:
         law_ids: list[int] = []
         other_ids = list(cases.order_by("pk").values_list("pk", flat=True))
     else:
-        prints = {jid: law_fingerprint(lib.get(jid), at) for jid in installed}
-        stale_law = Q()
-        for jid, fingerprint in prints.items():
-            stale_law |= Q(jurisdiction=jid) & ~Q(law_fingerprint=fingerprint)
-        law_ids = list(cases.filter(stale_law).order_by("pk").values_list("pk", flat=True)) if prints else []
-        due = Obligation.objects.filter(sweep_at__lte=at, case__in=cases).exclude(status="overdue")
-        other_ids = sorted(
-            set(due.values_list("case_id", flat=True))
-            | set(cases.filter(obligations_at__gt=at).values_list("pk", flat=True)) - set(law_ids)
-        )
+        stale_law = Q(pk__in=[])
+        for jid in installed:
+            fingerprint = law_fingerprint(lib.get(jid), at)
+            stale_law |= Q(jurisdiction=jid) & (
+                Q(law_fingerprint__lt=fingerprint) | Q(law_fingerprint__gt=fingerprint)
+            )
+        law_ids = sorted(cases.filter(stale_law).values_list("pk", flat=True))
+        # the rows whose time has come; an overdue one has its tasks still to raise
+        come = Obligation.objects.filter(sweep_at__lte=at).order_by().values_list("case_id", "status")
+        due = {case_id for case_id, status in come if status != "overdue"}
+        if due:
+            due = set(cases.filter(pk__in=due).values_list("pk", flat=True))
+        # rows computed as of a later instant than this sweep's (a sweep run for an earlier date)
+        due |= set(cases.filter(obligations_at__gt=at).values_list("pk", flat=True))
+        other_ids = sorted(due - set(law_ids))
     report.law_changed = len(law_ids)
-    for ids, why in ((law_ids, "law changed"), (other_ids, "time ran out" if not full else "full")):
+    for ids, why in ((law_ids, "law changed"), (other_ids, "full" if full else "time ran out")):
         for start in range(0, len(ids), SWEEP_BATCH):
-            batch = ids[start : start + SWEEP_BATCH]
-            for pk in batch:
+            for pk in ids[start : start + SWEEP_BATCH]:
                 with transaction.atomic():
                     # the case's row only: an act on it waits, acts on other cases do not
                     case = Case.objects.select_for_update().select_related("incident").get(pk=pk)
@@ -1211,13 +1210,20 @@ def sweep(
                     report.recomputed += 1
             if progress is not None and len(ids) > SWEEP_BATCH:
                 progress(f"{why}: recomputed {min(start + SWEEP_BATCH, len(ids))} of {len(ids)} cases")
-    overdue = Obligation.objects.filter(status="overdue", case__in=cases)
-    pending = overdue if full else overdue.filter(sweep_at__lte=at)
-    for pk in sorted(set(pending.values_list("case_id", flat=True))):
+    overdue = Obligation.objects.filter(
+        status="overdue", case__status=Case.Status.OPEN, case__jurisdiction__in=installed
+    ).order_by()
+    if full:
+        pending = set(overdue.values_list("case_id", flat=True))
+    elif report.recomputed:
+        pending = set(overdue.filter(sweep_at__lte=at).values_list("case_id", flat=True))
+    else:
+        pending = {case_id for case_id, status in come if status == "overdue"}
+    for pk in sorted(pending):
         with transaction.atomic():
-            _lock()
+            _lock()  # the audit chain: only for a case the sweep raises tasks in
             case = Case.objects.select_for_update().get(pk=pk)
-            if case.status != Case.Status.OPEN:
+            if case.status != Case.Status.OPEN or case.jurisdiction not in installed:
                 continue
             rows = case.obligations.filter(status="overdue")
             for ob in rows if full else rows.filter(sweep_at__lte=at):

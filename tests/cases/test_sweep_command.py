@@ -29,3 +29,14 @@ def test_a_bad_instant_is_refused_naming_the_option(db, capsys, value):
         cli.main(["sweep", "--at", value])
     assert info.value.code == 2
     assert json.loads(capsys.readouterr().err)["error"]["field"] == "--at"
+
+
+def test_the_daily_sweep_recomputes_only_what_ran_out_and_full_recomputes_every_case(story, capsys):
+    s = story("battle-lake-mn", SERIOUS)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+    assert cli.main(["sweep", "--at", "2026-06-01T12:00:00-05:00"]) == 0
+    quiet = json.loads(capsys.readouterr().out)
+    assert (quiet["cases"], quiet["recomputed"], quiet["law_changed"]) == (1, 0, 0)
+    assert cli.main(["sweep", "--full", "--at", "2026-06-01T12:00:00-05:00"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert (full["cases"], full["recomputed"], full["changes"], full["tasks_raised"]) == (1, 1, 0, 0)
