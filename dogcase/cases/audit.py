@@ -29,9 +29,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
+from dogcase.cases import append_only
 from dogcase.cases.append_only import SEQUENCE
 from dogcase.cases.models import ChainHead, Event
 
@@ -143,10 +144,19 @@ def lock_chain(chain: str) -> ChainHead:
     return head
 
 
+_NEXT_SEQ = (
+    "SELECT CASE WHEN n > m THEN n ELSE setval(%s, m + 1) END FROM (SELECT nextval(%s) AS n, "
+    "(SELECT COALESCE(MAX(seq), 0) FROM cases_event) AS m) AS x"
+)
+
+
 def _next_seq() -> int:
+    """The next event number: from the sequence on PostgreSQL (never handed out twice, no waiting), put
+    forward past the highest number stored if a restore loaded events without it; under the database's write
+    lock on SQLite."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT nextval(%s)", [SEQUENCE])
+            cursor.execute(_NEXT_SEQ, [SEQUENCE, SEQUENCE])
             return cursor.fetchone()[0]
     return (Event.objects.aggregate(m=Max("seq"))["m"] or 0) + 1
 
@@ -332,8 +342,6 @@ def verify_chains(*, checkpoint: Mapping[str, Any] | None = None, chunk_size: in
     _check_seal(legacy, seals, problems)
     if checkpoint is not None:
         _check_against(checkpoint, ends, problems, key)
-    from dogcase.cases import append_only
-
     for name in append_only.missing_triggers(connection):
         problems.add(f"the database does not refuse changes to events: trigger {name} is missing or disabled")
     return ChainReport(
@@ -512,8 +520,6 @@ def _check_against(cp: Mapping[str, Any], ends, problems: _Problems, key: bytes)
 
 
 def _events_at(saw: Mapping[str, Mapping[str, Any]]):
-    from django.db.models import Q
-
     items = list(saw.items())
     for start in range(0, len(items), 1000):
         q = Q()
