@@ -13,6 +13,8 @@ Environment variables (all optional in development):
     DOGCASE_VAR_DIR       where local state lives (default var/ in the checkout).
     DOGCASE_MEDIA_DIR     where evidence and proof files are stored (default var/media).
     DOGCASE_MAX_UPLOAD_BYTES  largest evidence/proof file accepted (default 10 MiB).
+    DOGCASE_AUDIT_KEY     the audit chain's key (HMAC-SHA256), at least 32 characters, kept outside the database;
+                          required when DEBUG is False (or DOGCASE_AUDIT_KEY_FILE: a file holding it).
 """
 
 import os
@@ -172,6 +174,27 @@ MEDIA_ROOT = Path(os.getenv("DOGCASE_MEDIA_DIR", VAR_DIR / "media"))
 MEDIA_URL = "/files/"
 DOGCASE_MAX_UPLOAD_BYTES = envint("DOGCASE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024))
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+
+# The audit chain is keyed (dogcase.cases.audit): someone who can write the database but does not hold this
+# key cannot recompute the hash of an event they changed. Changing the key makes every event written with the
+# old one fail `dogcase audit verify`: keep it with the backups, apart from the database's.
+DEVELOPMENT_AUDIT_KEY = "dogcase development audit key - not a secret, never for production"
+if os.getenv("DOGCASE_AUDIT_KEY_FILE"):
+    try:
+        DOGCASE_AUDIT_KEY = Path(os.environ["DOGCASE_AUDIT_KEY_FILE"]).read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"DOGCASE_AUDIT_KEY_FILE cannot be read: {exc}") from None
+else:
+    DOGCASE_AUDIT_KEY = os.getenv("DOGCASE_AUDIT_KEY", "")
+if not DOGCASE_AUDIT_KEY and DEBUG:
+    DOGCASE_AUDIT_KEY = DEVELOPMENT_AUDIT_KEY
+elif not DOGCASE_AUDIT_KEY:
+    raise ImproperlyConfigured("DOGCASE_AUDIT_KEY must be set when DEBUG is False")
+elif not DEBUG and (DOGCASE_AUDIT_KEY == DEVELOPMENT_AUDIT_KEY or len(DOGCASE_AUDIT_KEY) < 32):
+    raise ImproperlyConfigured(
+        "DOGCASE_AUDIT_KEY must be a secret of at least 32 characters when DEBUG is False, not the development "
+        "key (e.g. python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+    )
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -199,7 +199,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("audit", help="the audit trail")
     audit_sub = p.add_subparsers(dest="audit_command", required=True, parser_class=_Parser)
-    audit_sub.add_parser("verify", help="recompute the hash chain; name the first broken event (exit 1)")
+    q = audit_sub.add_parser(
+        "verify",
+        help="recompute every chain, check the stored files and the records against their events; name each "
+        "problem (exit 1)",
+    )
+    q.add_argument(
+        "--checkpoint", metavar="FILE", help="a signed checkpoint: prove nothing written before it changed"
+    )
+    q = audit_sub.add_parser(
+        "checkpoint", help="a signed JSON of every chain's head, to keep off the server (stdout or --out)"
+    )
+    q.add_argument("--out", metavar="FILE", help="write it to FILE (refused if FILE exists)")
     p.set_defaults(func=cmd_audit)
 
     p = sub.add_parser(
@@ -233,11 +244,31 @@ def _django() -> None:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     _django()
-    from dogcase.cases.audit import verify_chain
+    from dogcase.cases import audit
+    from dogcase.cases.integrity import verify_all
 
-    report = verify_chain()
-    _out(report.as_dict())
-    return 0 if report.ok else 1
+    if args.audit_command == "checkpoint":
+        signed = audit.checkpoint()
+        if args.out:
+            try:
+                with open(args.out, "x", encoding="utf-8") as f:
+                    json.dump(signed, f, indent=2)
+                    f.write("\n")
+            except OSError as exc:
+                _fail("--out", f"cannot write {args.out}: {exc.strerror or exc}")
+            _out({"written": args.out, "chains": len(signed["chains"]), "events": signed["events"]})
+        else:
+            _out(signed)
+        return 0
+    checkpoint = None
+    if args.checkpoint:
+        try:
+            checkpoint = audit.read_checkpoint(_read_json(args.checkpoint))
+        except audit.CheckpointInvalid as exc:
+            _fail("--checkpoint", str(exc))
+    report = verify_all(checkpoint=checkpoint)
+    _out(report)
+    return 0 if report["ok"] else 1
 
 
 def _progress(line: str) -> None:

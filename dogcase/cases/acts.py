@@ -4,7 +4,8 @@ Every function here:
 - checks the person's city and role on the server;
 - asks the law engine whether the step is allowed now, by this person, with these facts (the procedure in the
   city's law pack), and refuses with the reason and the citation when it is not;
-- runs in one transaction, takes the audit chain's lock first, and writes its audit event in that transaction;
+- runs in one transaction, first locks the audit chain its event goes to (its case's, or its city's records'),
+  and writes its audit event in that transaction;
 - detects a stale form (optimistic locking on `Case.version`) and a double submission (`idempotency_key`).
 """
 
@@ -35,10 +36,9 @@ from dogcase.cases.access import (
     staff_roles,
     staff_roles_for_pack_roles,
 )
-from dogcase.cases.audit import GENESIS, append_event, jsonable
+from dogcase.cases.audit import append_event, case_chain, city_chain, jsonable, lock_chain
 from dogcase.cases.models import (
     Case,
-    ChainHead,
     Dog,
     Event,
     Evidence,
@@ -97,10 +97,15 @@ def now() -> dt.datetime:
     return timezone.now()
 
 
-def _lock() -> None:
-    """Serialize writers on the audit chain's head: one act at a time, consecutive event numbers."""
-    ChainHead.objects.get_or_create(pk=1, defaults={"seq": 0, "hash": GENESIS})
-    ChainHead.objects.select_for_update().get(pk=1)
+def _lock_case(case_id: int) -> None:
+    """Serialize the acts on one case on its audit chain's head (docs/cases.md, "The audit trail"): taken
+    first, before the act reads what it decides on; acts on other cases go on side by side."""
+    lock_chain(case_chain(case_id))
+
+
+def _lock_city(jurisdiction: str) -> None:
+    """Serialize one city's record changes, and its case and incident numbers, on its records' chain."""
+    lock_chain(city_chain(jurisdiction))
 
 
 def _replayed(key: str | None, *, actor, act: str, case: Case | None = None) -> Event | None:
@@ -381,7 +386,7 @@ def take_step(
             "This act", [{"reason": "The auditor role is read-only.", "citation": "", "code": "read_only"}]
         )
     with transaction.atomic():
-        _lock()
+        _lock_case(case.pk)
         replay = _replayed(idempotency_key, actor=actor, act=step_id, case=case)
         if replay is not None:
             return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
@@ -446,6 +451,12 @@ def take_step(
             "outcome": outcome,
             "designation": locked.designation,
             "law_date": timezone.localtime(at).date(),
+            # the case's record as this act leaves it: what `dogcase audit verify` holds the row to
+            "case_after": {
+                "status": locked.status,
+                "designation": locked.designation,
+                "designation_in_effect": locked.designation_in_effect,
+            },
         }
         event = append_event(
             at=at,
@@ -532,7 +543,7 @@ def correct_event_date(
     if len(reason) < 10:
         raise InvalidInput("reason", "say why the date was wrong (at least 10 characters)")
     with transaction.atomic():
-        _lock()
+        _lock_case(case.pk)
         replay = _replayed(idempotency_key, actor=actor, act="correct_date", case=case)
         if replay is not None:
             return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
@@ -708,7 +719,7 @@ def record_person(
     _check_email(fields.get("email"))
     at = at or now()
     with transaction.atomic():
-        _lock()
+        _lock_city(jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_person")
         if replay is not None:
             return Person.objects.get(pk=replay.data["id"])
@@ -751,7 +762,7 @@ def record_premises(
         raise InvalidInput("landlord", "the landlord must be recorded in the same city")
     at = at or now()
     with transaction.atomic():
-        _lock()
+        _lock_city(jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_premises")
         if replay is not None:
             return Premises.objects.get(pk=replay.data["id"])
@@ -827,7 +838,7 @@ def record_dog(
         raise InvalidInput("premises", "the premises are recorded in another city")
     at = at or now()
     with transaction.atomic():
-        _lock()
+        _lock_city(jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_dog")
         if replay is not None:
             return Dog.objects.get(pk=replay.data["id"])
@@ -849,6 +860,7 @@ def record_dog(
                 **fields,
                 "owners": [p.pk for p in owners],
                 "premises": premises and premises.pk,
+                "photo": stored and {"id": stored.pk, "sha256": stored.sha256, "name": stored.original_name},
             },
             at=at,
             key=idempotency_key,
@@ -919,7 +931,7 @@ def record_incident(
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
         _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
     with transaction.atomic():
-        _lock()
+        _lock_city(jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_incident")
         if replay is not None:
             return Incident.objects.get(pk=replay.data["id"])
@@ -1002,7 +1014,7 @@ def add_to_incident(
         _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
     at = at or now()
     with transaction.atomic():
-        _lock()
+        _lock_city(incident.jurisdiction)
         if _replayed(idempotency_key, actor=actor, act="add_to_incident") is not None:
             return incident
         stored = []
@@ -1036,7 +1048,7 @@ def add_to_incident(
 def _next_number(model, stem: str) -> str:
     """The next number after `stem` ("BL-2026-"): one past the highest already given, whichever jurisdiction
     id holds it (a pack renamed keeps its prefix, and its old numbers are not given again). Runs under the
-    chain lock, so two acts never draw the same number."""
+    city's chain lock, so two acts never draw the same number."""
     last = (
         model.objects.filter(number__startswith=stem)
         .annotate(width=Length("number"))
@@ -1074,7 +1086,7 @@ def open_case(
     classification = j.classify(facts, incident_date).as_dict()
     at = at or now()
     with transaction.atomic():
-        _lock()
+        _lock_city(incident.jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="open_case")
         if replay is not None:
             return Case.objects.get(pk=replay.data["id"])
@@ -1221,7 +1233,7 @@ def sweep(
         pending = {case_id for case_id, status in come if status == "overdue"}
     for pk in sorted(pending):
         with transaction.atomic():
-            _lock()  # the audit chain: only for a case the sweep raises tasks in
+            _lock_case(pk)  # the case's audit chain: only for a case the sweep raises tasks in
             case = Case.objects.select_for_update().get(pk=pk)
             if case.status != Case.Status.OPEN or case.jurisdiction not in installed:
                 continue
@@ -1310,7 +1322,7 @@ def complete_task(task: Task, *, actor, at: dt.datetime | None = None) -> Task:
             ],
         )
     with transaction.atomic():
-        _lock()
+        _lock_case(task.case_id)
         task = Task.objects.select_for_update().get(pk=task.pk)
         if task.done_at is not None:
             return task

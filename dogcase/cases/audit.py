@@ -1,29 +1,65 @@
-"""The tamper-evident audit trail: append-only events, each hashed together with the hash of the one before.
+"""The tamper-evident audit trail: append-only events in chains, each event's hash keyed and linked to the one
+before it in its chain.
+
+- **Chains.** An event with a case belongs to the case's chain (`case:<id>`), one without (a person, a dog,
+  an incident recorded) to its city's chain (`city:<jurisdiction>`). An append locks only its chain's head,
+  so acts on different cases, and record changes in different cities, do not wait for each other. The events
+  written before chains existed are the chain `global`, hashed by the old unkeyed rule and sealed, at the
+  cut-over, by a keyed event in the chain `audit` that names its length and last hash.
+- **Keyed.** `hash = HMAC-SHA256(DOGCASE_AUDIT_KEY, prev_hash + "\\n" + canonical JSON)`. The key lives in
+  the environment, not in the database: whoever can write the database cannot recompute a changed event's
+  hash.
+- **Checkpoints.** `checkpoint()` is a signed list of every chain's head, meant to be kept off the server;
+  `verify_chains(checkpoint=...)` proves that nothing before it changed or went missing since.
 
 `append_event` is the only writer of `Event`; the legal-act functions call it inside their own transaction,
-so an act and its event are committed together or not at all. `verify_chain` recomputes every hash and names
-the first event that does not match.
+after `lock_chain`, so an act and its event are committed together or not at all.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
+import itertools
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
 
+from dogcase.cases import append_only
+from dogcase.cases.append_only import SEQUENCE
 from dogcase.cases.models import ChainHead, Event
 
 GENESIS = "0" * 64
+LEGACY_CHAIN = "global"  # every event written before chains per case, by the unkeyed rule
+AUDIT_CHAIN = "audit"  # the trail's own events: the seal of the legacy chain
+SEAL_ACT = "seal_global_chain"
+CHECKPOINT_FORMAT = "dogcase-audit-checkpoint/1"
 
 
-def canonical(event: Event) -> str:
-    """The exact text that is hashed: every field that carries meaning, in a fixed order and format."""
-    body = {
+# ------------------------------------------------------------------------------------------------ hashing
+
+
+def audit_key() -> bytes:
+    key = getattr(settings, "DOGCASE_AUDIT_KEY", "")
+    if not key:
+        raise RuntimeError("DOGCASE_AUDIT_KEY is not configured")
+    return key.encode()
+
+
+def key_id(key: bytes | None = None) -> str:
+    """A fingerprint of the key (not the key): says which key signed a checkpoint."""
+    return hmac.new(key or audit_key(), b"dogcase audit key id", hashlib.sha256).hexdigest()[:16]
+
+
+def _body(event: Event) -> dict[str, Any]:
+    return {
         "seq": event.seq,
         "at": event.at.astimezone(dt.UTC).isoformat(timespec="microseconds"),
         "jurisdiction": event.jurisdiction,
@@ -40,11 +76,25 @@ def canonical(event: Event) -> str:
         "corrects": event.corrects_id,
         "idempotency_key": event.idempotency_key,
     }
+
+
+def _dumps(body: Mapping[str, Any]) -> str:
     return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def event_hash(prev_hash: str, event: Event) -> str:
-    return hashlib.sha256(f"{prev_hash}\n{canonical(event)}".encode()).hexdigest()
+def canonical(event: Event) -> str:
+    """The exact text that is hashed: every field that carries meaning, in a fixed order and format. The
+    chain and the place in it are part of it, so an event cannot be moved to another chain or place."""
+    if event.chain == LEGACY_CHAIN:
+        return _dumps(_body(event))
+    return _dumps({**_body(event), "chain": event.chain, "chain_seq": event.chain_seq})
+
+
+def event_hash(prev_hash: str, event: Event, *, key: bytes | None = None) -> str:
+    text = f"{prev_hash}\n{canonical(event)}".encode()
+    if event.chain == LEGACY_CHAIN:
+        return hashlib.sha256(text).hexdigest()
+    return hmac.new(key or audit_key(), text, hashlib.sha256).hexdigest()
 
 
 def jsonable(value: Any) -> Any:
@@ -62,6 +112,55 @@ def jsonable(value: Any) -> Any:
     return value
 
 
+# ------------------------------------------------------------------------------------------------ writing
+
+
+def case_chain(case_id: int) -> str:
+    return f"case:{case_id}"
+
+
+def city_chain(jurisdiction: str) -> str:
+    return f"city:{jurisdiction}"
+
+
+def chain_of(*, case=None, jurisdiction: str) -> str:
+    return case_chain(case.pk) if case is not None else city_chain(jurisdiction)
+
+
+def lock_chain(chain: str) -> ChainHead:
+    """Lock one chain's head until the transaction ends (created at its first event). Every act takes the
+    lock of the chain its event goes to before it reads what it decides on, so acts on one case (or one
+    city's records) run one after the other, and acts on different ones side by side."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("a chain is locked inside the legal act's transaction")
+    if connection.vendor == "sqlite":
+        # SQLite has no row locks; its writers already queue on the database (IMMEDIATE transactions).
+        head, _ = ChainHead.objects.get_or_create(chain=chain, defaults={"seq": 0, "hash": GENESIS})
+        return head
+    head = ChainHead.objects.select_for_update().filter(chain=chain).first()
+    if head is None:
+        ChainHead.objects.get_or_create(chain=chain, defaults={"seq": 0, "hash": GENESIS})
+        head = ChainHead.objects.select_for_update().get(chain=chain)
+    return head
+
+
+_NEXT_SEQ = (
+    "SELECT CASE WHEN n > m THEN n ELSE setval(%s, m + 1) END FROM (SELECT nextval(%s) AS n, "
+    "(SELECT COALESCE(MAX(seq), 0) FROM cases_event) AS m) AS x"
+)
+
+
+def _next_seq() -> int:
+    """The next event number: from the sequence on PostgreSQL (never handed out twice, no waiting), put
+    forward past the highest number stored if a restore loaded events without it; under the database's write
+    lock on SQLite."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_NEXT_SEQ, [SEQUENCE, SEQUENCE])
+            return cursor.fetchone()[0]
+    return (Event.objects.aggregate(m=Max("seq"))["m"] or 0) + 1
+
+
 def append_event(
     *,
     at: dt.datetime,
@@ -77,14 +176,18 @@ def append_event(
     data: dict | None = None,
     corrects: Event | None = None,
     idempotency_key: str | None = None,
+    chain: str | None = None,
 ) -> Event:
-    """Append one event to the chain. Must run inside the caller's transaction (the act's)."""
+    """Append one event to its chain (its case's, or its city's). Must run inside the caller's transaction
+    (the act's); the head is locked here if the act has not locked it already."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("append_event must run inside the legal act's transaction")
-    ChainHead.objects.get_or_create(pk=1, defaults={"seq": 0, "hash": GENESIS})
-    head = ChainHead.objects.select_for_update().get(pk=1)
+    chain = chain or chain_of(case=case, jurisdiction=jurisdiction)
+    head = lock_chain(chain)
     event = Event(
-        seq=head.seq + 1,
+        seq=_next_seq(),
+        chain=chain,
+        chain_seq=head.seq + 1,
         at=at,
         jurisdiction=jurisdiction,
         case=case,
@@ -103,53 +206,318 @@ def append_event(
     )
     event.hash = event_hash(head.hash, event)
     event.save()
-    ChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
+    ChainHead.objects.filter(pk=head.pk).update(seq=event.chain_seq, hash=event.hash)
+    head.seq, head.hash = event.chain_seq, event.hash
     return event
 
 
-@dataclass(frozen=True)
+# -------------------------------------------------------------------------------------------- verifying
+
+
+@dataclass
 class ChainReport:
     ok: bool
     checked: int
-    first_broken: int | None = None  # seq of the first event that does not verify
-    problem: str = ""
+    first_broken: int | None = None  # seq of the first event found wrong
+    problem: str = ""  # the first problem, in words
+    chains: int = 0
+    problems: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "checked": self.checked,
+            "chains": self.chains,
             "first_broken_event": self.first_broken,
             "problem": self.problem,
+            "problems": self.problems,
         }
 
 
-def verify_chain(*, chunk_size: int = 2000) -> ChainReport:
-    """Recompute the whole chain; stop at the first event whose sequence, link or hash is wrong."""
-    prev = GENESIS
-    expected_seq = 1
-    checked = 0
-    for event in Event.objects.order_by("seq").iterator(chunk_size=chunk_size):
-        if event.seq != expected_seq:
-            return ChainReport(
-                False, checked, expected_seq, f"event #{expected_seq} is missing (next found is #{event.seq})"
+class _Problems:
+    """Problems as they are found; the report lists the first LIMIT and counts the rest."""
+
+    LIMIT = 1000
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+        self.count = 0
+        self.first_event: int | None = None
+
+    def add(self, problem: str, **where: Any) -> None:
+        self.count += 1
+        if self.first_event is None and where.get("event") is not None:
+            self.first_event = where["event"]
+        if len(self.items) < self.LIMIT:
+            self.items.append({**{k: v for k, v in where.items() if v is not None}, "problem": problem})
+
+
+def _verify_one_chain(
+    chain: str, events: Iterable[Event], head: ChainHead | None, problems, key, seals: list[Event]
+) -> tuple:
+    """Walk one chain from its first event; stop at the first wrong one (what follows cannot be trusted).
+    Returns (events checked, last chain_seq, last hash); last is None when the chain is broken."""
+    prev, expected, checked = GENESIS, 1, 0
+    for event in events:
+        if event.chain_seq != expected:
+            problems.add(
+                f"chain {chain}: event {expected} of the chain is missing (next found is {event.chain_seq}, "
+                f"event #{event.seq})",
+                chain=chain,
+                event=event.seq,
             )
+            return checked, None, None
         if event.prev_hash != prev:
-            return ChainReport(
-                False, checked, event.seq, f"event #{event.seq} does not link to the event before it"
+            problems.add(
+                f"event #{event.seq} does not link to the event before it in chain {chain}",
+                chain=chain,
+                event=event.seq,
             )
-        if event_hash(prev, event) != event.hash:
-            return ChainReport(
-                False, checked, event.seq, f"event #{event.seq} was changed after it was written"
+            return checked, None, None
+        if event_hash(prev, event, key=key) != event.hash:
+            problems.add(
+                f"event #{event.seq} (chain {chain}, {event.act}) was changed after it was written, or "
+                "DOGCASE_AUDIT_KEY is not the key it was written with",
+                chain=chain,
+                event=event.seq,
             )
+            return checked, None, None
+        where = _where_it_belongs(event)
+        if where is not None and where != chain:
+            problems.add(
+                f"event #{event.seq} belongs to chain {where} but is in chain {chain}",
+                chain=chain,
+                event=event.seq,
+            )
+            return checked, None, None
+        if chain == AUDIT_CHAIN and event.act == SEAL_ACT:
+            seals.append(event)
         prev = event.hash
-        expected_seq += 1
+        expected += 1
         checked += 1
-    head = ChainHead.objects.filter(pk=1).first()
-    if head is not None and (head.seq != checked or head.hash != prev):
-        return ChainReport(
-            False,
-            checked,
-            checked + 1 if head.seq > checked else checked,
-            f"the chain should end at event #{head.seq}, but the last event found is #{checked}",
+    last = expected - 1
+    if head is None:
+        if last:
+            problems.add(f"chain {chain} has {last} events but no head", chain=chain)
+    elif head.seq != last or (last and head.hash != prev):
+        problems.add(
+            f"chain {chain} should end at its event {head.seq}, but the last event found is its event {last}",
+            chain=chain,
+            event=None,
         )
-    return ChainReport(True, checked)
+    return checked, last, prev
+
+
+def _where_it_belongs(event: Event) -> str | None:
+    if event.chain in (LEGACY_CHAIN, AUDIT_CHAIN):
+        return None
+    return case_chain(event.case_id) if event.case_id else city_chain(event.jurisdiction)
+
+
+def _events_by_chain(chunk_size: int):
+    """(chain, its events in order) for every chain, from one ordered scan of the events."""
+    events = Event.objects.order_by("chain", "chain_seq").iterator(chunk_size=chunk_size)
+    return itertools.groupby(events, key=lambda e: e.chain)
+
+
+def verify_chains(*, checkpoint: Mapping[str, Any] | None = None, chunk_size: int = 2000) -> ChainReport:
+    """Recompute every chain: each event's place, link and keyed hash, each head, the seal of the legacy
+    chain, and — given a checkpoint — that every chain still holds, unchanged, what the checkpoint saw."""
+    key = audit_key()
+    problems = _Problems()
+    heads = {h.chain: h for h in ChainHead.objects.all()}
+    ends: dict[str, tuple[int | None, str | None]] = {}
+    checked = 0
+    legacy: dict[str, Any] = {}
+    seals: list[Event] = []
+    for chain, events in _events_by_chain(chunk_size):
+        n, last, last_hash = _verify_one_chain(chain, events, heads.get(chain), problems, key, seals)
+        checked += n
+        ends[chain] = (last, last_hash)
+        if chain == LEGACY_CHAIN:
+            legacy = {"events": last, "ok": last is not None, "head": last_hash}
+    for chain, head in heads.items():
+        if chain not in ends and head.seq:
+            problems.add(f"chain {chain} should have {head.seq} events; none is left", chain=chain)
+    _check_seal(legacy, seals, problems)
+    if checkpoint is not None:
+        _check_against(checkpoint, ends, problems)
+    for name in append_only.missing_triggers(connection):
+        problems.add(f"the database does not refuse changes to events: trigger {name} is missing or disabled")
+    return ChainReport(
+        ok=problems.count == 0,
+        checked=checked,
+        first_broken=problems.first_event,
+        problem=problems.items[0]["problem"] if problems.items else "",
+        chains=len(ends),
+        problems=problems.items,
+    )
+
+
+def verify_chain(*, chunk_size: int = 2000) -> ChainReport:
+    """The chains alone (no checkpoint): what tests and the backup's restore check first."""
+    return verify_chains(chunk_size=chunk_size)
+
+
+def _check_seal(legacy: Mapping[str, Any], seals: list[Event], problems: _Problems) -> None:
+    """The unkeyed legacy chain is trusted only as far as the keyed seal written at the cut-over vouches."""
+    if not legacy and not seals:
+        return
+    if not seals:
+        problems.add(
+            f"the {legacy['events']} events of the chain '{LEGACY_CHAIN}' (written before chains per case) have "
+            "no seal: the event that vouched for them is gone",
+            chain=LEGACY_CHAIN,
+        )
+        return
+    seal = seals[0].data
+    if not legacy:
+        if seal.get("events"):
+            problems.add(
+                f"the chain '{LEGACY_CHAIN}' had {seal['events']} events at the cut-over; none is left",
+                chain=LEGACY_CHAIN,
+                event=seals[0].seq,
+            )
+        return
+    if legacy["ok"] and (seal.get("events") != legacy["events"] or seal.get("head") != legacy["head"]):
+        problems.add(
+            f"the chain '{LEGACY_CHAIN}' is not the chain sealed at the cut-over (event #{seals[0].seq}: "
+            f"{seal.get('events')} events ending in {str(seal.get('head'))[:12]}…; now {legacy['events']} ending "
+            f"in {str(legacy['head'])[:12]}…): its events were changed and their hashes recomputed",
+            chain=LEGACY_CHAIN,
+            event=seals[0].seq,
+        )
+
+
+def seal_legacy_chain(event_model, head_model, *, at: dt.datetime) -> None:
+    """The cut-over (migration 0005): vouch, with the key, for the chain written before chains per case: its
+    length and last hash, in the first event of the chain `audit`. Takes the migration's historical models."""
+    last = event_model.objects.filter(chain=LEGACY_CHAIN).order_by("-chain_seq").first()
+    if last is None:
+        return
+    seal = event_model(
+        seq=last.seq + 1,
+        chain=AUDIT_CHAIN,
+        chain_seq=1,
+        at=at,
+        jurisdiction="",
+        actor_name="dogcase (system)",
+        actor_roles="",
+        kind="system",
+        act=SEAL_ACT,
+        summary=f"Audit trail moved to chains per case and city; the {last.chain_seq} events written before are "
+        f"sealed (chain '{LEGACY_CHAIN}', last hash {last.hash})",
+        data={"events": last.chain_seq, "head": last.hash, "rule": "sha256, unkeyed"},
+        prev_hash=GENESIS,
+    )
+    seal.hash = event_hash(GENESIS, seal)
+    seal.save(force_insert=True)
+    head_model.objects.update_or_create(chain=AUDIT_CHAIN, defaults={"seq": 1, "hash": seal.hash})
+
+
+# ------------------------------------------------------------------------------------------ checkpoints
+
+
+def _signature(body: Mapping[str, Any], key: bytes) -> str:
+    return hmac.new(key, _dumps(body).encode(), hashlib.sha256).hexdigest()
+
+
+def checkpoint(*, at: dt.datetime | None = None) -> dict[str, Any]:
+    """A signed list of every chain's head, to keep off the server (a printout, another machine, a mail to
+    the city attorney): `dogcase audit verify --checkpoint FILE` then proves that no event written before it
+    was changed or removed. Read from the events themselves, not from the head rows."""
+    key = audit_key()
+    ends: dict[str, dict[str, Any]] = {}
+    total = 0
+    with transaction.atomic():
+        for chain, last_seq, last_hash in (
+            Event.objects.order_by("chain", "-chain_seq")
+            .distinct("chain")
+            .values_list("chain", "chain_seq", "hash")
+            if connection.vendor == "postgresql"
+            else _last_per_chain()
+        ):
+            ends[chain] = {"seq": last_seq, "hash": last_hash}
+            total += last_seq
+    body = {
+        "format": CHECKPOINT_FORMAT,
+        "created_at": (at or timezone.now()).astimezone(dt.UTC).isoformat(timespec="seconds"),
+        "key_id": key_id(key),
+        "events": total,
+        "chains": dict(sorted(ends.items())),
+    }
+    return {**body, "signature": _signature(body, key)}
+
+
+def _last_per_chain():
+    last = Event.objects.values("chain").annotate(m=Max("chain_seq"))
+    wanted = {(row["chain"], row["m"]) for row in last}
+    for chain, chain_seq, hash_ in Event.objects.order_by("chain").values_list("chain", "chain_seq", "hash"):
+        if (chain, chain_seq) in wanted:
+            yield chain, chain_seq, hash_
+
+
+class CheckpointInvalid(ValueError):
+    pass
+
+
+def read_checkpoint(data: Any) -> dict[str, Any]:
+    """A checkpoint as written by `checkpoint()`, its signature checked; CheckpointInvalid says what is wrong."""
+    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointInvalid(f"not a dogcase audit checkpoint (format must be {CHECKPOINT_FORMAT!r})")
+    key = audit_key()
+    body = {k: v for k, v in data.items() if k != "signature"}
+    if data.get("key_id") != key_id(key):
+        raise CheckpointInvalid(
+            f"the checkpoint was signed with another key (key id {data.get('key_id')}; DOGCASE_AUDIT_KEY here is "
+            f"{key_id(key)})"
+        )
+    if not hmac.compare_digest(str(data.get("signature", "")), _signature(body, key)):
+        raise CheckpointInvalid(
+            "the checkpoint's signature does not match: it was changed after it was signed"
+        )
+    chains = data.get("chains")
+    if not isinstance(chains, dict) or not all(
+        isinstance(v, dict) and isinstance(v.get("seq"), int) and isinstance(v.get("hash"), str)
+        for v in chains.values()
+    ):
+        raise CheckpointInvalid("chains: each chain needs its seq and hash")
+    return data
+
+
+def _check_against(cp: Mapping[str, Any], ends, problems: _Problems) -> None:
+    """Every chain the checkpoint saw is still there, with the checkpoint's hash at the checkpoint's place:
+    each hash covers every event before it in its chain, so none of them changed or went missing."""
+    saw = cp["chains"]
+    at_checkpoint = {(e.chain, e.chain_seq): e for e in _events_at(saw)}
+    for chain, then in saw.items():
+        if chain not in ends:
+            problems.add(
+                f"chain {chain} had {then['seq']} events at the checkpoint of {cp['created_at']}; none is left",
+                chain=chain,
+            )
+            continue
+        event = at_checkpoint.get((chain, then["seq"]))
+        if event is None:
+            problems.add(
+                f"chain {chain} had {then['seq']} events at the checkpoint of {cp['created_at']}; its event "
+                f"{then['seq']} is gone",
+                chain=chain,
+            )
+        elif event.hash != then["hash"]:
+            problems.add(
+                f"chain {chain} is not the chain of the checkpoint of {cp['created_at']}: its event {then['seq']} "
+                f"(#{event.seq}) has another hash, so it or an event before it was changed",
+                chain=chain,
+                event=event.seq,
+            )
+
+
+def _events_at(saw: Mapping[str, Mapping[str, Any]]):
+    """The events at the checkpoint's places: one query per thousand chains."""
+    items = list(saw.items())
+    for start in range(0, len(items), 1000):
+        q = Q()
+        for chain, then in items[start : start + 1000]:
+            q |= Q(chain=chain, chain_seq=then["seq"])
+        yield from Event.objects.filter(q).only("seq", "chain", "chain_seq", "hash")

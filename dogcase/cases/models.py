@@ -323,8 +323,12 @@ class EventQuerySet(models.QuerySet):
 class Event(models.Model):
     """One append-only entry of the audit trail: a legal act, a correction, or a record change.
 
-    `hash` chains each event to the one before (`prev_hash`), over a canonical form of its content, so that
-    `dogcase audit verify` finds any row changed or removed behind the application's back.
+    Each event belongs to one chain (`chain`: its case's, or its city's when it has no case) at position
+    `chain_seq`; `hash` is a keyed hash (HMAC-SHA256, DOGCASE_AUDIT_KEY) of its content and of the hash of the
+    event before it in that chain (`prev_hash`), so that `dogcase audit verify` finds any row changed or
+    removed behind the application's back, even by someone who can write the database. `seq` orders events
+    across chains (unique and increasing; numbers an act rolled back left unused are never given again).
+    Events written before chains per case are the chain "global" (docs/cases.md, "The audit trail").
     """
 
     class Kind(models.TextChoices):
@@ -334,6 +338,8 @@ class Event(models.Model):
         SYSTEM = "system", "System"
 
     seq = models.BigIntegerField(unique=True)
+    chain = models.CharField(max_length=80)
+    chain_seq = models.BigIntegerField()
     at = models.DateTimeField()
     jurisdiction = models.CharField(max_length=64, db_index=True)
     case = models.ForeignKey(Case, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
@@ -358,6 +364,7 @@ class Event(models.Model):
     class Meta:
         ordering = ["seq"]
         indexes = [models.Index(fields=["case", "seq"])]
+        constraints = [models.UniqueConstraint(fields=["chain", "chain_seq"], name="unique_event_chain_seq")]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.act}"
@@ -385,13 +392,16 @@ class Event(models.Model):
 
 
 class ChainHead(models.Model):
-    """The one row every append locks, so that events get consecutive sequence numbers and one chain."""
+    """The last event of one chain (a case's, a city's records', ...): the row an append to that chain locks,
+    so that the chain's events get consecutive numbers and the chain never forks. Acts on other chains do not
+    wait for it."""
 
+    chain = models.CharField(max_length=80, unique=True)
     seq = models.BigIntegerField(default=0)
     hash = models.CharField(max_length=64)
 
     def __str__(self) -> str:
-        return f"chain head #{self.seq}"
+        return f"chain {self.chain} head #{self.seq}"
 
 
 class Obligation(models.Model):

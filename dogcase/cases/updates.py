@@ -23,7 +23,8 @@ from dogcase.cases.acts import (
     InvalidInput,
     _check_email,
     _check_lengths,
-    _lock,
+    _lock_case,
+    _lock_city,
     _record_event,
     _replayed,
     now,
@@ -75,7 +76,7 @@ def _update(record, *, allowed, changes, seen, actor, reason: str, at, act: str,
     """One audited change of a record: locked, checked against what the form showed, saved with its event."""
     at = at or now()
     with transaction.atomic():
-        _lock()
+        _lock_city(record.jurisdiction)
         record = type(record).objects.select_for_update().get(pk=record.pk)
         diff = _apply(record, allowed, changes, seen)
         record.save(update_fields=list(diff))
@@ -189,7 +190,13 @@ def update_premises(
 
 def _no_designated_case(dog: Dog, field: str) -> None:
     """Who owns a designated dog changes through its case (the transfer step, with its duties and notices, or
-    its ban in Tracy), never as a correction of the records."""
+    its ban in Tracy), never as a correction of the records. The dog's open cases are locked (after the
+    city's records, the order every act keeps) so that no declaration lands between this check and the
+    change."""
+    for case_id in (
+        Case.objects.filter(dog=dog, status=Case.Status.OPEN).order_by("pk").values_list("pk", flat=True)
+    ):
+        _lock_case(case_id)
     case = Case.objects.filter(dog=dog, status=Case.Status.OPEN, designation_in_effect=True).first()
     if case is not None:
         raise InvalidInput(
@@ -209,7 +216,7 @@ def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, a
     if since > timezone.localtime(at).date():
         raise InvalidInput("since", "cannot be in the future")
     with transaction.atomic():
-        _lock()
+        _lock_city(dog.jurisdiction)
         _no_designated_case(dog, "person")
         if Ownership.objects.filter(dog=dog, person=person, until__isnull=True).exists():
             raise InvalidInput("person", f"{person} already owns {dog.name}")
@@ -239,7 +246,7 @@ def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, a
     reason = _reason(reason)
     at = at or now()
     with transaction.atomic():
-        _lock()
+        _lock_city(dog.jurisdiction)
         ownership = Ownership.objects.select_for_update().get(pk=ownership.pk)
         _no_designated_case(dog, "until")
         if ownership.until is not None:
@@ -311,7 +318,7 @@ def record_prior_history(
     fields = {"designation": designation, "by_whom": by_whom, "source": source}
     _check_lengths(PriorHistoryEntry, fields)
     with transaction.atomic():
-        _lock()
+        _lock_city(dog.jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_prior_history")
         if replay is not None:
             return PriorHistoryEntry.objects.get(pk=replay.data["id"])

@@ -104,8 +104,8 @@ def test_a_sweep_with_nothing_due_recomputes_nothing_and_takes_no_audit_lock(dem
     later = timezone.now() + dt.timedelta(days=3)
     acts.sweep(at=later)
     locks = []
-    real_lock = acts._lock
-    monkeypatch.setattr(acts, "_lock", lambda *a, **k: locks.append(1) or real_lock(*a, **k))
+    real_lock = acts._lock_case
+    monkeypatch.setattr(acts, "_lock_case", lambda *a, **k: locks.append(1) or real_lock(*a, **k))
     events = Event.objects.count()
     report = acts.sweep(at=later + dt.timedelta(minutes=5))
     assert (report.recomputed, report.tasks_raised, report.changes) == (0, 0, 0)
