@@ -126,6 +126,10 @@ def test_a_time_running_out_is_swept_from_its_row_alone(story):
     s.step(
         "serve_notice", "officer", 1, served_on=on(1), method="personal", served_owner="O", received_on=on(1)
     )
+    # the act recomputed its case in its own transaction, with the law in force at its instant
+    s.case.refresh_from_db()
+    assert s.case.obligations_at == at(1, 11)
+    assert s.case.law_fingerprint == acts.law_fingerprint(acts.jurisdiction_of(s.case), at(1, 11))
     first = s.case.obligations.exclude(sweep_at=None).order_by("sweep_at", "id").first()
     assert first.status in ("open", "not_yet")
     before = acts.sweep(at=first.sweep_at - dt.timedelta(microseconds=1))
