@@ -192,6 +192,7 @@ def run(n_cases: int = 2000, rounds: int = ROUNDS, full_recompute: bool = True) 
         first = {}
         for case_id, ob_id in (
             Obligation.objects.filter(case_id__in=chosen)
+            .exclude(status="overdue")
             .order_by("case_id", "id")
             .values_list("case_id", "id")
         ):

@@ -1194,13 +1194,14 @@ def sweep(
         law_ids: list[int] = []
         other_ids = list(cases.order_by("pk").values_list("pk", flat=True))
     else:
+        # one seek of the (status, jurisdiction, law_fingerprint) index on either side of each jurisdiction's
+        # law in force: the terms are whole, so the database ORs index ranges instead of scanning
         stale_law = Q(pk__in=[])
         for jid in installed:
             fingerprint = law_fingerprint(lib.get(jid), at)
-            stale_law |= Q(jurisdiction=jid) & (
-                Q(law_fingerprint__lt=fingerprint) | Q(law_fingerprint__gt=fingerprint)
-            )
-        law_ids = sorted(cases.filter(stale_law).values_list("pk", flat=True))
+            for other in (Q(law_fingerprint__lt=fingerprint), Q(law_fingerprint__gt=fingerprint)):
+                stale_law |= Q(status=Case.Status.OPEN, jurisdiction=jid) & other
+        law_ids = sorted(Case.objects.filter(stale_law).order_by().values_list("pk", flat=True))
         # the rows whose time has come; an overdue one has its tasks still to raise
         come = Obligation.objects.filter(sweep_at__lte=at).order_by().values_list("case_id", "status")
         due = {case_id for case_id, status in come if status != "overdue"}

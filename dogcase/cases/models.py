@@ -437,6 +437,8 @@ class Obligation(models.Model):
     class Meta:
         ordering = ["due_date", "id"]
         constraints = [models.UniqueConstraint(fields=["case", "deadline_id"], name="unique_case_obligation")]
+        # the sweep counts the overdue obligations of open cases from this index alone, not from the rows
+        indexes = [models.Index(fields=["status", "case"], name="obligation_status_case")]
 
     def __str__(self) -> str:
         return f"{self.case} {self.deadline_id} {self.status}"
