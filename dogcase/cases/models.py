@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.fields.json import KeyTransform
 
 from dogcase.cases import vocabulary
 
@@ -51,6 +52,11 @@ class Person(models.Model):
 
     class Meta:
         ordering = ["full_name", "id"]
+        # the people list, a page at a time in name order (staff/keyset.py), in all or one of the cities
+        indexes = [
+            models.Index(fields=["full_name", "id"], name="person_name_id"),
+            models.Index(fields=["jurisdiction", "full_name", "id"], name="person_city_name_id"),
+        ]
 
     def __str__(self) -> str:
         return self.full_name
@@ -122,6 +128,10 @@ class Dog(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        indexes = [
+            models.Index(fields=["name", "id"], name="dog_name_id"),
+            models.Index(fields=["jurisdiction", "name", "id"], name="dog_city_name_id"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -223,6 +233,10 @@ class Incident(models.Model):
 
     class Meta:
         ordering = ["-occurred_at", "-id"]
+        indexes = [
+            models.Index(fields=["occurred_at", "id"], name="incident_when_id"),
+            models.Index(fields=["jurisdiction", "occurred_at", "id"], name="incident_city_when_id"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.number} {self.get_kind_display().lower()} at {self.place}"
@@ -297,6 +311,10 @@ class Case(models.Model):
 
     class Meta:
         ordering = ["-opened_at", "-id"]
+        indexes = [
+            models.Index(fields=["opened_at", "id"], name="case_opened_id"),
+            models.Index(fields=["jurisdiction", "opened_at", "id"], name="case_city_opened_id"),
+        ]
 
     def __str__(self) -> str:
         return self.number
@@ -347,7 +365,13 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["seq"]
-        indexes = [models.Index(fields=["case", "seq"])]
+        indexes = [
+            models.Index(fields=["case", "seq"]),
+            # the history of one record (a dog's, a person's, premises'): its record events name it in `data`
+            models.Index(KeyTransform("id", "data"), "seq", name="event_data_id"),
+            models.Index(KeyTransform("dog", "data"), "seq", name="event_data_dog"),
+            models.Index(KeyTransform("person", "data"), "seq", name="event_data_person"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.act}"
