@@ -11,7 +11,6 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.db.models.fields.json import KeyTransform
 
 from dogcase.cases import vocabulary
 
@@ -365,13 +364,7 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["seq"]
-        indexes = [
-            models.Index(fields=["case", "seq"]),
-            # the history of one record (a dog's, a person's, premises'): its record events name it in `data`
-            models.Index(KeyTransform("id", "data"), "seq", name="event_data_id"),
-            models.Index(KeyTransform("dog", "data"), "seq", name="event_data_dog"),
-            models.Index(KeyTransform("person", "data"), "seq", name="event_data_person"),
-        ]
+        indexes = [models.Index(fields=["case", "seq"])]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.act}"
@@ -466,7 +459,13 @@ class Task(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["jurisdiction", "done_at"])]
+        indexes = [
+            models.Index(fields=["jurisdiction", "done_at"]),
+            # the dashboards' open tasks, oldest first, without reading the done ones
+            models.Index(
+                fields=["created_at", "id"], condition=Q(done_at__isnull=True), name="task_open_created"
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(done_at__isnull=True) | Q(done_by__isnull=False), name="task_done_has_actor"

@@ -6,7 +6,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    prefetch_related_objects,
+)
+from django.db.models.expressions import RawSQL
 
 from dogcase.cases.access import cities_of, staff_roles
 from dogcase.cases.models import (
@@ -85,9 +96,13 @@ def _section_filters(user, today: dt.date, now: dt.datetime) -> dict[str, Q]:
 
 
 def _active_obligations(user) -> QuerySet[Obligation]:
-    return Obligation.objects.filter(
-        jurisdiction__in=cities_of(user), status__in=ACTIVE, case__status=Case.Status.OPEN
-    )
+    # The status condition is written as the partial index `obligation_active_due` (search_index.py) is, with
+    # its values in the SQL, not as parameters: SQLite uses a partial index only for a condition it can
+    # compare with the index's own.
+    active = RawSQL(search_index.ACTIVE_OBLIGATION, [], output_field=BooleanField())  # noqa: S611 - our SQL
+    # of an open case: each row's case looked up (EXISTS), not a join that SQLite would read case by case
+    open_case = Exists(Case.objects.filter(pk=OuterRef("case_id"), status=Case.Status.OPEN))
+    return Obligation.objects.filter(Q(active), open_case, jurisdiction__in=cities_of(user))
 
 
 def _open_tasks(user) -> QuerySet[Task]:
@@ -104,21 +119,35 @@ def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, siz
             _active_obligations(user)
             .filter(filters[section])
             .select_related("case", "case__dog")
-            .order_by(F("due_date").asc(nulls_last=True), F("due_at").asc(nulls_last=True), "id")
+            .order_by("due_date", "due_at", "id")  # the order of the index obligation_active_due
         )
     return list(qs[offset : offset + size])
 
 
+COUNT_CAP = 1000  # a list's count stops here ("more than 1,000"): a count costs the same in any city
+
+
+def _count(user, section: str, filters: dict[str, Q]) -> int:
+    """How many items a list holds, up to COUNT_CAP + 1: a count that reads at most that many rows."""
+    if section == "tasks":
+        qs = _open_tasks(user)
+    else:
+        qs = _active_obligations(user).filter(filters[section])
+    return qs.values("pk")[: COUNT_CAP + 1].count()
+
+
+def count_words(n: int) -> str:
+    return f"more than {COUNT_CAP:,}" if n > COUNT_CAP else f"{n:,}"
+
+
 def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_PAGE) -> Dashboard:
-    """How many items each list of the dashboard holds and its first `size` rows, most urgent first (the
-    earliest due first; tasks oldest first): seven queries whatever the number of obligations."""
+    """How many items each list of the dashboard holds (up to COUNT_CAP) and its first `size` rows, most
+    urgent first (the earliest due first; tasks oldest first): ten queries whatever the number of
+    obligations, each reading through an index (obligation_active_due, task_open_created)."""
     filters = _section_filters(user, today, now)
     board = Dashboard()
-    board.counts = _active_obligations(user).aggregate(
-        **{sid: Count("pk", filter=filters[sid]) for sid, _t, _e in SECTIONS}
-    )
-    board.counts["tasks"] = _open_tasks(user).count()
     for sid in SECTION_IDS:
+        board.counts[sid] = _count(user, sid, filters)
         board.rows[sid] = _section_rows(user, sid, filters, offset=0, size=size)
     return board
 
@@ -126,11 +155,8 @@ def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_P
 def dashboard_section(user, section: str, *, today: dt.date, now: dt.datetime, page: int, size: int):
     """One page of one of the dashboard's lists, and the list's count: two queries."""
     filters = _section_filters(user, today, now)
-    if section == "tasks":
-        count = _open_tasks(user).count()
-    else:
-        count = _active_obligations(user).filter(filters[section]).count()
-    pages = max(1, -(-count // size))
+    count = _count(user, section, filters)
+    pages = max(1, -(-min(count, COUNT_CAP) // size))
     page = min(max(page, 1), pages)
     rows = _section_rows(user, section, filters, offset=(page - 1) * size, size=size)
     return count, page, pages, rows
@@ -175,7 +201,7 @@ def _first(querysets, key, limit: int = SEARCH_LIMIT) -> list:
 def search(user, query: str) -> SearchResults:
     """Dogs, people, incidents and cases of the user's cities with the text in a name, number, microchip,
     licence, breed, phone, e-mail or address, each found through the search index (staff/search_index.py):
-    ten queries whatever the number of records, each reading only the index and the rows it finds."""
+    a fixed number of queries whatever the number of records, each term reading at most MATCH_LIMIT matches."""
     query = " ".join(query.split())[:100]
     results = SearchResults(query)
     if len(query) < search_index.MIN_LENGTH:
@@ -183,37 +209,34 @@ def search(user, query: str) -> SearchResults:
         return results
     cities = cities_of(user)
     q = query
-    match = search_index.matches
+
+    def match(model, fields=None):
+        return search_index.matches(model, q, cities, fields)
+
     owners_named = Ownership.objects.filter(
-        person__in=Person.objects.filter(match(Person, q, ("full_name",)), jurisdiction__in=cities)
+        person__in=Person.objects.filter(match(Person, ("full_name",)))
     ).values("dog_id")
     by_name = (lambda d: (d.name.casefold(), d.pk), lambda p: (p.full_name.casefold(), p.pk))
 
-    results.people = list(
-        Person.objects.filter(match(Person, q), jurisdiction__in=cities).order_by("full_name", "id")[
-            :SEARCH_LIMIT
-        ]
-    )
+    results.people = list(Person.objects.filter(match(Person)).order_by("full_name", "id")[:SEARCH_LIMIT])
     dogs = Dog.objects.filter(jurisdiction__in=cities).select_related("premises").order_by("name", "id")
     results.dogs = _first(
         [
-            dogs.filter(match(Dog, q)),
+            dogs.filter(match(Dog)),
             dogs.filter(pk__in=owners_named),
-            dogs.filter(premises__in=Premises.objects.filter(match(Premises, q), jurisdiction__in=cities)),
+            dogs.filter(premises__in=Premises.objects.filter(match(Premises))),
         ],
         key=by_name[0],
     )
     prefetch_related_objects(results.dogs, _owners_prefetch())
-    dogs_named = Dog.objects.filter(match(Dog, q, ("name", "microchip_number", "licence_number")))
+    dogs_named = Dog.objects.filter(match(Dog, ("name", "microchip_number", "licence_number")))
     results.cases = list(
         Case.objects.filter(jurisdiction__in=cities)
         .filter(
-            match(Case, q)
-            | Q(dog__in=dogs_named.filter(jurisdiction__in=cities))
+            match(Case)
+            | Q(dog__in=dogs_named)
             | Q(dog__in=owners_named)
-            | Q(
-                incident__in=Incident.objects.filter(match(Incident, q, ("number",)), jurisdiction__in=cities)
-            )
+            | Q(incident__in=Incident.objects.filter(match(Incident, ("number",))))
         )
         .select_related("dog")
         .order_by("-opened_at", "-id")[:SEARCH_LIMIT]
@@ -221,10 +244,10 @@ def search(user, query: str) -> SearchResults:
     incidents = Incident.objects.filter(jurisdiction__in=cities).order_by("-occurred_at", "-id")
     results.incidents = _first(
         [
-            incidents.filter(match(Incident, q)),
+            incidents.filter(match(Incident)),
             incidents.filter(
                 pk__in=Incident.dogs.through.objects.filter(
-                    dog__in=Dog.objects.filter(match(Dog, q, ("name",)), jurisdiction__in=cities)
+                    dog__in=Dog.objects.filter(match(Dog, ("name",)))
                 ).values("incident_id")
             ),
         ],
@@ -354,12 +377,18 @@ class History:
     is_latest: bool = True
 
 
-def _history(q: Q, jurisdiction: str, before: int | None, *, names_key: str, names_model) -> History:
-    # Each term names the record in `data` (an expression index on data->'id', 'dog', 'person': cases/models.py)
-    qs = Event.objects.filter(q, jurisdiction=jurisdiction)
-    if before is not None:
-        qs = qs.filter(seq__lt=before)
-    events = list(qs.order_by("-seq")[: HISTORY_PAGE + 1])
+def _history(
+    terms: list[Q], jurisdiction: str, before: int | None, *, names_key: str, names_model
+) -> History:
+    # Each term of `q` names the record in `data` (an expression index on data 'id', 'dog', 'person':
+    # search_index.names) and carries every other condition itself, so that SQLite reads each term through
+    # its index (a condition outside the OR would make it scan); "seq + 0": not by walking the seq index.
+    each = Q(jurisdiction=jurisdiction) & (Q(seq__lt=before) if before is not None else Q())
+    q = Q(pk__in=[])
+    for term in terms:
+        q |= term & each
+    qs = Event.objects.filter(q)
+    events = list(qs.order_by((F("seq") + 0).desc())[: HISTORY_PAGE + 1])
     more = len(events) > HISTORY_PAGE
     events = events[:HISTORY_PAGE][::-1]
     ids = {e.data.get(names_key) for e in events if e.act in OWNER_ACTS} - {None}
@@ -374,17 +403,25 @@ def _history(q: Q, jurisdiction: str, before: int | None, *, names_key: str, nam
 def dog_history(dog: Dog, *, before: int | None = None) -> History:
     """The events that created or changed the dog, its owners and its premises (the latest page, oldest
     first), and the people they name. Two queries whatever the number of events."""
-    q = Q(act__in=DOG_ACTS, data__id=dog.pk) | Q(act__in=OWNER_ACTS + PRIOR_ACTS, data__dog=dog.pk)
+    names = search_index.names
+    terms = [
+        Q(names("id", dog.pk), act__in=DOG_ACTS),
+        Q(names("dog", dog.pk), act__in=OWNER_ACTS + PRIOR_ACTS),
+    ]
     if dog.premises_id:
-        q |= Q(act__in=PREMISES_ACTS, data__id=dog.premises_id)
-    return _history(q, dog.jurisdiction, before, names_key="person", names_model=Person)
+        terms.append(Q(names("id", dog.premises_id), act__in=PREMISES_ACTS))
+    return _history(terms, dog.jurisdiction, before, names_key="person", names_model=Person)
 
 
 def person_history(person: Person, *, before: int | None = None) -> History:
     """The events that created or changed the person and their ownerships (the latest page, oldest first),
     and the dogs they name. Two queries whatever the number of events."""
-    q = Q(act__in=PERSON_ACTS, data__id=person.pk) | Q(act__in=OWNER_ACTS, data__person=person.pk)
-    return _history(q, person.jurisdiction, before, names_key="dog", names_model=Dog)
+    names = search_index.names
+    terms = [
+        Q(names("id", person.pk), act__in=PERSON_ACTS),
+        Q(names("person", person.pk), act__in=OWNER_ACTS),
+    ]
+    return _history(terms, person.jurisdiction, before, names_key="dog", names_model=Dog)
 
 
 def people_named(jurisdiction: str, query: str, *, exclude=(), limit: int = SEARCH_LIMIT) -> list[Person]:

@@ -13,7 +13,7 @@ may change). `matches(model, text)` is a condition on the model's rows, to filte
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
 
 MIN_LENGTH = 3  # a trigram: shorter text cannot use the index on either database
@@ -32,24 +32,37 @@ def fts_table(table: str) -> str:
     return f"{table}_search"
 
 
-def matches(model, text: str, fields: tuple[str, ...] | None = None) -> Q:
-    """Rows of `model` with `text` in one of `fields` (default: all its searched fields)."""
+MATCH_LIMIT = 1000  # rows one search term reads at most: a common surname costs what a rare one does
+
+
+def matches(
+    model, text: str, cities, fields: tuple[str, ...] | None = None, *, limit: int = MATCH_LIMIT
+) -> Q:
+    """Rows of `model` in `cities` with `text` in one of `fields` (default: all its searched fields): at most
+    `limit` of them, as the index finds them (the caller orders what it shows)."""
     table = model._meta.db_table
     fields = fields or SEARCHED[table]
     unknown = set(fields) - set(SEARCHED[table])
     if unknown:
         raise ValueError(f"not indexed for search: {table}.{', '.join(sorted(unknown))}")
+    cities = sorted(cities)
+    if not cities:
+        return Q(pk__in=[])
     if connection.vendor == "sqlite":
         fts = fts_table(table)
         phrase = '"' + text.replace('"', '""') + '"'
         columns = "" if set(fields) == set(SEARCHED[table]) else "{" + " ".join(fields) + "} : "
-        # the table name is ours (SEARCHED); the text is a parameter, quoted as one FTS5 phrase
-        sql = f'SELECT rowid FROM "{fts}" WHERE "{fts}" MATCH %s'  # noqa: S608
-        return Q(pk__in=RawSQL(sql, [columns + phrase]))  # noqa: S611
+        # the names are ours (SEARCHED); the text and the cities are parameters, the text one FTS5 phrase
+        sql = (
+            f'SELECT "{fts}".rowid FROM "{fts}" JOIN "{table}" ON "{table}".id = "{fts}".rowid '  # noqa: S608
+            f'WHERE "{fts}" MATCH %s AND "{table}".jurisdiction IN ({", ".join(["%s"] * len(cities))}) '
+            f"LIMIT {int(limit)}"
+        )
+        return Q(pk__in=RawSQL(sql, [columns + phrase, *cities]))  # noqa: S611
     q = Q(pk__in=[])
     for f in fields:
         q |= Q(**{f"{f}__icontains": text})
-    return q
+    return Q(pk__in=model.objects.filter(q, jurisdiction__in=cities).values("pk")[:limit])
 
 
 # ------------------------------------------------------------------------------ building the indexes
@@ -88,3 +101,62 @@ def postgres_create(table: str, fields: tuple[str, ...]) -> list[str]:
 
 def postgres_drop(table: str, fields: tuple[str, ...]) -> list[str]:
     return [f"DROP INDEX IF EXISTS {table}_{f}_trgm" for f in fields]
+
+
+# ------------------------------------------------------------------- the events that name one record
+# A record's history is the record events whose `data` names it ("id" for the record itself, "dog" and
+# "person" for an ownership). Each key has an expression index (migration cases/0004), and `names(key, pk)`
+# is written in the very form of that index's expression, so that each database uses it.
+
+RECORD_KEYS = ("id", "dog", "person")
+
+
+def event_key_index(vendor: str, key: str, *, drop: bool) -> str | None:
+    name = f"event_data_{key}"
+    if vendor not in ("sqlite", "postgresql"):
+        return None
+    if drop:
+        return f"DROP INDEX IF EXISTS {name}"
+    # partial: only the events that carry the key (most do not), so that the index is small and its
+    # statistics say how few rows a value has; "key = value" implies "key IS NOT NULL" on both databases
+    if vendor == "sqlite":
+        expr = f"json_extract(data, '$.{key}')"
+    else:
+        expr = f"(data -> '{key}')"
+    return f"CREATE INDEX IF NOT EXISTS {name} ON cases_event ({expr}) WHERE {expr} IS NOT NULL"
+
+
+def names(key: str, pk: int) -> Q:
+    """Events whose `data[key]` is the record's id (an integer)."""
+    if key not in RECORD_KEYS:
+        raise ValueError(f"not indexed: data.{key}")
+    pk = int(pk)
+    if connection.vendor == "sqlite":
+        sql = f'json_extract("cases_event"."data", \'$.{key}\') = %s'  # noqa: S608 - key checked above
+    elif connection.vendor == "postgresql":
+        sql = f'("cases_event"."data" -> \'{key}\') = %s::jsonb'
+        return Q(RawSQL(sql, [str(pk)], output_field=BooleanField()))  # noqa: S611
+    else:
+        return Q(**{f"data__{key}": pk})
+    return Q(RawSQL(sql, [pk], output_field=BooleanField()))  # noqa: S611
+
+
+# ------------------------------------------------------------------------- the dashboard's obligations
+# The dashboards read the active obligations in due order: a partial index over those only (the met and
+# lapsed ones, most of them in a city with history, are not in it). The condition is SQL with its values in
+# it, the same text in the index and in the query (staff/queries.py), so that both databases use it.
+
+ACTIVE_OBLIGATION = "\"cases_obligation\".\"status\" IN ('open', 'overdue')"
+
+
+def obligation_index(vendor: str, *, drop: bool) -> str | None:
+    if vendor not in ("sqlite", "postgresql"):
+        return None
+    if drop:
+        return "DROP INDEX IF EXISTS obligation_active_due"
+    return (
+        # in due order for the lists; the other columns make it cover the dashboard's counts too
+        "CREATE INDEX IF NOT EXISTS obligation_active_due ON cases_obligation "
+        "(due_date, due_at, id, jurisdiction, who, kind, status, case_id, staff_roles) "
+        "WHERE status IN ('open', 'overdue')"
+    )

@@ -185,3 +185,18 @@ def test_a_person_with_many_dogs_has_a_bounded_page(officer):
     assert len(page.context["ownerships"]) == 50 and page.context["more_ownerships"]
     assert "The first 50 are shown" in page.content.decode()
     assert queries_of(client, f"/people/{person.pk}") == few
+
+
+def test_a_count_stops_at_the_cap_and_says_so(officer, clerk, monkeypatch):
+    from dogcase.staff import queries
+
+    for i in range(3):
+        appeal_received(officer, clerk, days_ago=40 + i)
+    acts.sweep()
+    monkeypatch.setattr(queries, "COUNT_CAP", 4)
+    client = client_for(clerk)
+    html = client.get("/").content.decode()
+    assert 'data-count="overdue">more than 4<' in html and "See all more than 4" in html
+    listing = client.get("/?list=overdue").context["list"]
+    assert listing["capped"] and listing["count_words"] == "more than 4"
+    assert "The first" in client.get("/?list=overdue").content.decode()

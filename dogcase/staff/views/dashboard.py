@@ -69,6 +69,8 @@ def home(request):
             "title": titles[one][0],
             "empty": titles[one][1],
             "count": count,
+            "count_words": queries.count_words(count),
+            "capped": count > queries.COUNT_CAP,
             "rows": rows(one, items),
             "page": page,
             "pages": pages,
@@ -82,6 +84,8 @@ def home(request):
             "title": title,
             "rows": rows(sid, board.rows[sid]),
             "count": board.counts[sid],
+            "count_words": queries.count_words(board.counts[sid]),
+            "capped": board.counts[sid] > queries.COUNT_CAP,
             "empty": empty,
         }
         for sid, title, empty in queries.SECTIONS
@@ -91,8 +95,20 @@ def home(request):
         sections=sections,
         tasks=tasks,
         task_count=board.counts["tasks"],
-        counts=[{"id": s["id"], "title": s["title"], "count": s["count"]} for s in sections]
-        + [{"id": "tasks", "title": "Open tasks", "count": board.counts["tasks"]}],
+        task_count_words=queries.count_words(board.counts["tasks"]),
+        tasks_capped=board.counts["tasks"] > queries.COUNT_CAP,
+        counts=[
+            {"id": s["id"], "title": s["title"], "count": s["count"], "words": s["count_words"]}
+            for s in sections
+        ]
+        + [
+            {
+                "id": "tasks",
+                "title": "Open tasks",
+                "count": board.counts["tasks"],
+                "words": queries.count_words(board.counts["tasks"]),
+            }
+        ],
     )
     return render(request, "staff/dashboard.html", context)
 
