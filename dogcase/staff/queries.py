@@ -133,7 +133,7 @@ def _count(user, section: str, filters: dict[str, Q]) -> int:
         qs = _open_tasks(user)
     else:
         qs = _active_obligations(user).filter(filters[section])
-    return qs.values("pk")[: COUNT_CAP + 1].count()
+    return qs.order_by().values("pk")[: COUNT_CAP + 1].count()
 
 
 def count_words(n: int) -> str:

@@ -62,7 +62,8 @@ def matches(
     q = Q(pk__in=[])
     for f in fields:
         q |= Q(**{f"{f}__icontains": text})
-    return Q(pk__in=model.objects.filter(q, jurisdiction__in=cities).values("pk")[:limit])
+    # unordered: any `limit` of the matches, as the trigram index gives them (an order would walk a name index)
+    return Q(pk__in=model.objects.filter(q, jurisdiction__in=cities).order_by().values("pk")[:limit])
 
 
 # ------------------------------------------------------------------------------ building the indexes
@@ -149,14 +150,23 @@ def names(key: str, pk: int) -> Q:
 ACTIVE_OBLIGATION = "\"cases_obligation\".\"status\" IN ('open', 'overdue')"
 
 
-def obligation_index(vendor: str, *, drop: bool) -> str | None:
+OBLIGATION_INDEXES = {
+    # in due order, for the lists that mix the city's and the owner's obligations (overdue)
+    "obligation_active_due": "due_date, due_at, id, who",
+    # in due order for each side: the city's lists (due today, this week) and the owner's (waiting on)
+    "obligation_active_who_due": "who, due_date, due_at, id",
+}
+
+
+def obligation_indexes(vendor: str, *, drop: bool) -> list[str]:
+    """Partial indexes of the active obligations; the columns after the order make them cover the counts."""
     if vendor not in ("sqlite", "postgresql"):
-        return None
+        return []
     if drop:
-        return "DROP INDEX IF EXISTS obligation_active_due"
-    return (
-        # in due order for the lists; the other columns make it cover the dashboard's counts too
-        "CREATE INDEX IF NOT EXISTS obligation_active_due ON cases_obligation "
-        "(due_date, due_at, id, jurisdiction, who, kind, status, case_id, staff_roles) "
+        return [f"DROP INDEX IF EXISTS {name}" for name in OBLIGATION_INDEXES]
+    cover = "jurisdiction, kind, status, case_id, staff_roles"
+    return [
+        f"CREATE INDEX IF NOT EXISTS {name} ON cases_obligation ({order}, {cover}) "
         "WHERE status IN ('open', 'overdue')"
-    )
+        for name, order in OBLIGATION_INDEXES.items()
+    ]

@@ -29,7 +29,7 @@ def build_search_indexes(apps, schema_editor):
             statements += search_index.postgres_create(table, fields)
     for key in search_index.RECORD_KEYS:
         statements.append(search_index.event_key_index(vendor, key, drop=False))
-    statements.append(search_index.obligation_index(vendor, drop=False))
+    statements += search_index.obligation_indexes(vendor, drop=False)
     for sql in filter(None, statements):
         schema_editor.execute(sql)
 
@@ -49,8 +49,7 @@ def drop_search_indexes(apps, schema_editor):
         sql = search_index.event_key_index(vendor, key, drop=True)
         if sql:
             schema_editor.execute(sql)
-    sql = search_index.obligation_index(vendor, drop=True)
-    if sql:
+    for sql in search_index.obligation_indexes(vendor, drop=True):
         schema_editor.execute(sql)
 
 
