@@ -51,6 +51,11 @@ class Person(models.Model):
 
     class Meta:
         ordering = ["full_name", "id"]
+        # the people list, a page at a time in name order (staff/keyset.py), in all or one of the cities
+        indexes = [
+            models.Index(fields=["full_name", "id"], name="person_name_id"),
+            models.Index(fields=["jurisdiction", "full_name", "id"], name="person_city_name_id"),
+        ]
 
     def __str__(self) -> str:
         return self.full_name
@@ -122,6 +127,10 @@ class Dog(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        indexes = [
+            models.Index(fields=["name", "id"], name="dog_name_id"),
+            models.Index(fields=["jurisdiction", "name", "id"], name="dog_city_name_id"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -223,6 +232,10 @@ class Incident(models.Model):
 
     class Meta:
         ordering = ["-occurred_at", "-id"]
+        indexes = [
+            models.Index(fields=["occurred_at", "id"], name="incident_when_id"),
+            models.Index(fields=["jurisdiction", "occurred_at", "id"], name="incident_city_when_id"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.number} {self.get_kind_display().lower()} at {self.place}"
@@ -306,6 +319,8 @@ class Case(models.Model):
         indexes = [
             models.Index(fields=["status", "jurisdiction", "law_fingerprint"], name="case_law_fingerprint"),
             models.Index(fields=["status", "obligations_at"], name="case_obligations_at"),
+            models.Index(fields=["opened_at", "id"], name="case_opened_id"),
+            models.Index(fields=["jurisdiction", "opened_at", "id"], name="case_city_opened_id"),
         ]
 
     def __str__(self) -> str:
@@ -470,7 +485,13 @@ class Task(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["jurisdiction", "done_at"])]
+        indexes = [
+            models.Index(fields=["jurisdiction", "done_at"]),
+            # the dashboards' open tasks, oldest first, without reading the done ones
+            models.Index(
+                fields=["created_at", "id"], condition=Q(done_at__isnull=True), name="task_open_created"
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(done_at__isnull=True) | Q(done_by__isnull=False), name="task_done_has_actor"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from dogcase.cases.models import Dog, Event, Incident, PriorHistoryEntry
+from dogcase.cases.models import Case, Dog, Event, Incident, PriorHistoryEntry
 from dogcase.law import InputError, library
 from dogcase.law.facts import NOTICE_OF, PREVIOUSLY, record_fact_kind
 
@@ -123,13 +123,18 @@ def _declarations(dog: Dog, exclude_incident: Incident | None) -> list[_Declarat
     """The dog's declarations in dogcase (other than the present incident's), with the notices served; the
     dates as corrected (a correction event), as each case reads them."""
     events = (
-        Event.objects.filter(case__dog=dog, kind__in=(Event.Kind.STEP, Event.Kind.CORRECTION))
+        Event.objects.filter(
+            case__in=Case.objects.filter(dog=dog).values("id"),
+            kind__in=(Event.Kind.STEP, Event.Kind.CORRECTION),
+        )
         .select_related("case")
-        .order_by("seq")
+        # the events of the dog's cases through the index on (case, seq), never a walk of the whole trail in
+        # seq order; put in seq order below
+        .order_by("case_id", "seq")
     )
     if exclude_incident is not None:
         events = events.exclude(case__incident=exclude_incident)
-    events = list(events)
+    events = sorted(events, key=lambda e: e.seq)
     corrections = Event.corrected_dates(events)
     by_case: dict[int, list[Event]] = {}
     for e in events:

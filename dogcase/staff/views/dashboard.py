@@ -28,7 +28,13 @@ def obligation_row(ob, *, today, now, cities: dict[str, str]) -> dict:
     }
 
 
+LIST_PAGE = 25  # rows a page when one of the dashboard's lists is read in full
+
+
 def home(request):
+    """The dashboard: for each list (overdue, due today, due this week, waiting on the owner, open tasks) how
+    many items it holds and the most urgent first few; `?list=<id>&page=<n>` reads one list in full, a page
+    at a time. The same queries whatever the number of obligations."""
     user = request.user
     if not user.is_authenticated:
         return render(request, "staff/landing.html")
@@ -36,54 +42,91 @@ def home(request):
     if not staff_roles(user):
         return render(request, "staff/no_role.html", {"roles": roles})
     now, today = now_and_today()
-    board = queries.dashboard(user, today=today, now=now)
     cities = city_names(cities_of(user))
+    titles = {sid: (title, empty) for sid, title, empty in queries.SECTIONS}
+    titles["tasks"] = ("Open tasks", "No open tasks.")
 
-    def rows(items):
+    def rows(sid, items):
+        if sid == "tasks":
+            return [task_row(t, cities=cities) for t in items]
         return [obligation_row(ob, today=today, now=now, cities=cities) for ob in items]
 
-    sections = [
-        {"id": "overdue", "title": "Overdue", "rows": rows(board.overdue), "empty": "Nothing is overdue."},
-        {
-            "id": "today",
-            "title": "Due today",
-            "rows": rows(board.due_today),
-            "empty": "Nothing is due today.",
-        },
-        {
-            "id": "week",
-            "title": "Due in the next 7 days",
-            "rows": rows(board.due_this_week),
-            "empty": "Nothing else is due this week.",
-        },
-        {
-            "id": "owner",
-            "title": "Waiting on the owner",
-            "rows": rows(board.waiting_on_owner),
-            "empty": "No owner has anything open.",
-        },
-    ]
-    tasks = [
-        {
-            "pk": t.pk,
-            "case_number": t.case.number,
-            "dog": t.case.dog.name,
-            "text": t.text,
-            "citation": t.citation,
-            "created_at": t.created_at,
-            "city": cities.get(t.jurisdiction, t.jurisdiction),
-        }
-        for t in board.tasks
-    ]
     context = {
         "roles": roles,
         "cities": cities,
-        "sections": sections,
-        "tasks": tasks,
-        "counts": [{"id": s["id"], "title": s["title"], "count": len(s["rows"])} for s in sections]
-        + [{"id": "tasks", "title": "Open tasks", "count": len(tasks)}],
         "today": today,
         "read_only": is_read_only(user),
         "may_record": may_record(user),
     }
+    one = request.GET.get("list", "")
+    if one in queries.SECTION_IDS:
+        page = _page_number(request.GET.get("page"))
+        count, page, pages, items = queries.dashboard_section(
+            user, one, today=today, now=now, page=page, size=LIST_PAGE
+        )
+        context["list"] = {
+            "id": one,
+            "title": titles[one][0],
+            "empty": titles[one][1],
+            "count": count,
+            "count_words": queries.count_words(count),
+            "capped": count > queries.COUNT_CAP,
+            "rows": rows(one, items),
+            "page": page,
+            "pages": pages,
+        }
+        return render(request, "staff/dashboard_list.html", context)
+
+    board = queries.dashboard(user, today=today, now=now)
+    sections = [
+        {
+            "id": sid,
+            "title": title,
+            "rows": rows(sid, board.rows[sid]),
+            "count": board.counts[sid],
+            "count_words": queries.count_words(board.counts[sid]),
+            "capped": board.counts[sid] > queries.COUNT_CAP,
+            "empty": empty,
+        }
+        for sid, title, empty in queries.SECTIONS
+    ]
+    tasks = rows("tasks", board.rows["tasks"])
+    context.update(
+        sections=sections,
+        tasks=tasks,
+        task_count=board.counts["tasks"],
+        task_count_words=queries.count_words(board.counts["tasks"]),
+        tasks_capped=board.counts["tasks"] > queries.COUNT_CAP,
+        counts=[
+            {"id": s["id"], "title": s["title"], "count": s["count"], "words": s["count_words"]}
+            for s in sections
+        ]
+        + [
+            {
+                "id": "tasks",
+                "title": "Open tasks",
+                "count": board.counts["tasks"],
+                "words": queries.count_words(board.counts["tasks"]),
+            }
+        ],
+    )
     return render(request, "staff/dashboard.html", context)
+
+
+def task_row(t, *, cities: dict[str, str]) -> dict:
+    return {
+        "pk": t.pk,
+        "case_number": t.case.number,
+        "dog": t.case.dog.name,
+        "text": t.text,
+        "citation": t.citation,
+        "created_at": t.created_at,
+        "city": cities.get(t.jurisdiction, t.jurisdiction),
+    }
+
+
+def _page_number(value) -> int:
+    try:
+        return max(1, min(int(str(value)), 1_000_000))
+    except (TypeError, ValueError):
+        return 1

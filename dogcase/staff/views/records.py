@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import render
 from django.utils import timezone
@@ -13,16 +12,24 @@ from dogcase.cases.access import cities_of
 from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
 from dogcase.cases.record_facts import prior_history_words, record_facts
 from dogcase.law import library
-from dogcase.staff import queries
+from dogcase.staff import keyset, queries
 from dogcase.staff.guards import in_cities, is_read_only, may_record, staff_required
 from dogcase.staff.present import designation_label, history_rows, humanize
 from dogcase.staff.views.common import city_names, installed, not_installed
 
-PAGE_SIZE = 25
+PAGE_SIZE = keyset.PAGE_SIZE
+HISTORY_PAGE = 50  # events of a record's history, cases and incidents of a dog shown at once
 
 
-def _page(request, queryset):
-    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+def _page(request, queryset, order):
+    """A page of a list after (or before) the position in the link: the same cost on every page."""
+    return keyset.paginate(
+        queryset,
+        order,
+        after=request.GET.get("after", ""),
+        before=request.GET.get("before", ""),
+        size=PAGE_SIZE,
+    )
 
 
 def _designation_labels(cities) -> dict[str, str]:
@@ -43,7 +50,12 @@ def search(request):
     return render(
         request,
         "staff/search.html",
-        {"q": results.query, "results": results, "cities": city_names(cities_of(request.user))},
+        {
+            "q": results.query,
+            "results": results,
+            "limit": queries.SEARCH_LIMIT,
+            "cities": city_names(cities_of(request.user)),
+        },
     )
 
 
@@ -59,7 +71,9 @@ def case_list(request):
     status = status if status in Case.Status.values else ""
     designation = designation if designation in labels or designation == "none" else ""
     city = city if city in cities else ""
-    page = _page(request, queries.cases(user, status=status, designation=designation, city=city))
+    page = _page(
+        request, queries.cases(user, status=status, designation=designation, city=city), queries.CASE_ORDER
+    )
     names = city_names(cities)
     rows = [
         {
@@ -87,14 +101,18 @@ def case_list(request):
 
 def _query_string(request) -> str:
     params = request.GET.copy()
-    params.pop("page", None)
+    for key in ("page", "after", "before"):
+        params.pop(key, None)
     return params.urlencode()
 
 
-def _list(request, queryset, template: str, **extra):
-    """A paginated list of one kind of record in the user's cities."""
+def _list(request, queryset, order, template: str, *, annotate=None, **extra):
+    """A list of one kind of record in the user's cities, a page at a time."""
+    page = _page(request, queryset, order)
+    if annotate is not None:
+        annotate(page.object_list)
     context = {
-        "page": _page(request, queryset),
+        "page": page,
         "cities": city_names(cities_of(request.user)),
         "query_string": _query_string(request),
         **extra,
@@ -104,12 +122,18 @@ def _list(request, queryset, template: str, **extra):
 
 @staff_required
 def dog_list(request):
-    return _list(request, queries.dogs(request.user), "staff/dog_list.html")
+    return _list(
+        request,
+        queries.dogs(request.user),
+        queries.DOG_ORDER,
+        "staff/dog_list.html",
+        annotate=queries.case_counts,
+    )
 
 
 @staff_required
 def person_list(request):
-    return _list(request, queries.people(request.user), "staff/person_list.html")
+    return _list(request, queries.people(request.user), queries.PERSON_ORDER, "staff/person_list.html")
 
 
 @staff_required
@@ -118,7 +142,9 @@ def incident_list(request):
     return _list(
         request,
         queries.incidents(request.user),
+        queries.INCIDENT_ORDER,
         "staff/incident_list.html",
+        annotate=queries.victim_counts,
         may_record=may_record(request.user),
         not_installed={c: not_installed(c) for c in cities if installed(c) is None},
     )
@@ -133,18 +159,24 @@ def may_edit(user) -> bool:
 def dog_detail(request, pk: int):
     dog = queries.dog_detail(request.user, pk)
     j = installed(dog.jurisdiction)
-    cases = list(dog.cases.select_related("incident").order_by("-opened_at"))
+    cases = list(dog.cases.select_related("incident").order_by("-opened_at", "-id")[: HISTORY_PAGE + 1])
+    incidents = list(dog.incidents.order_by("-occurred_at", "-id")[: HISTORY_PAGE + 1])
     ownerships = queries.ownerships_of(dog)
-    events, people = queries.dog_history(dog)
+    history = queries.dog_history(dog, before=_seq(request.GET.get("history_before")))
     context = {
         "dog": dog,
         "ownerships": ownerships,
         "current_owners": [o for o in ownerships if o.until is None],
         "former_owners": [o for o in ownerships if o.until is not None],
-        "history": history_rows(events, people=people),
+        "history": history_rows(history.events, people=history.names),
+        "history_page": history,
         "may_edit": may_edit(request.user),
-        "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
-        "incidents": list(dog.incidents.order_by("-occurred_at")),
+        "cases": [
+            {"case": c, "designation": designation_label(j, c.designation)} for c in cases[:HISTORY_PAGE]
+        ],
+        "more_cases": len(cases) > HISTORY_PAGE,
+        "incidents": incidents[:HISTORY_PAGE],
+        "more_incidents": len(incidents) > HISTORY_PAGE,
         "city": city_names([dog.jurisdiction])[dog.jurisdiction],
         "may_record": may_record(request.user) and j is not None,
         "not_installed": None if j else not_installed(dog.jurisdiction),
@@ -165,16 +197,30 @@ def dog_detail(request, pk: int):
     return render(request, "staff/dog_detail.html", context)
 
 
+def _seq(value) -> int | None:
+    """A position in the audit trail from a link (`history_before`), or None when it is not a number."""
+    try:
+        seq = int(str(value))
+    except (TypeError, ValueError):
+        return None
+    return seq if 0 < seq < 2**62 else None
+
+
 @staff_required
 def person_detail(request, pk: int):
     person = in_cities(Person.objects.all(), request.user, pk=pk)
-    events, dogs = queries.person_history(person)
+    history = queries.person_history(person, before=_seq(request.GET.get("history_before")))
+    ownerships = list(person.ownerships.select_related("dog").order_by("-since", "id")[: HISTORY_PAGE + 1])
+    premises_let = list(person.premises_let.order_by("id")[: HISTORY_PAGE + 1])
     context = {
         "person": person,
-        "history": history_rows(events, dogs=dogs),
+        "history": history_rows(history.events, dogs=history.names),
+        "history_page": history,
         "may_edit": may_edit(request.user),
-        "ownerships": list(person.ownerships.select_related("dog").order_by("-since", "id")),
-        "premises_let": list(person.premises_let.all()),
+        "ownerships": ownerships[:HISTORY_PAGE],
+        "more_ownerships": len(ownerships) > HISTORY_PAGE,
+        "premises_let": premises_let[:HISTORY_PAGE],
+        "more_premises": len(premises_let) > HISTORY_PAGE,
         "city": city_names([person.jurisdiction])[person.jurisdiction],
     }
     return render(request, "staff/person_detail.html", context)

@@ -1,0 +1,172 @@
+"""Search through an index built for it, the same on both databases: a case-insensitive match of a piece of
+text (at least 3 characters) anywhere in the searched fields.
+
+- PostgreSQL: GIN trigram indexes (pg_trgm) on UPPER(field), which serve Django's `icontains`
+  (`UPPER(col) LIKE UPPER('%text%')`) without reading the table.
+- SQLite: an FTS5 table per searched table, with the trigram tokenizer (substring match, case-folded), kept
+  in step with its table by triggers (both built by migration cases/0004).
+
+`SEARCHED` names the tables and fields; the migration repeats them (a migration does not import code that
+may change). `matches(model, text)` is a condition on the model's rows, to filter a queryset with.
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import BooleanField, Q
+from django.db.models.expressions import RawSQL
+
+MIN_LENGTH = 3  # a trigram: shorter text cannot use the index on either database
+
+# table -> the fields searched in it
+SEARCHED: dict[str, tuple[str, ...]] = {
+    "cases_dog": ("name", "microchip_number", "licence_number", "breed"),
+    "cases_person": ("full_name", "street", "phone", "email", "postal_code"),
+    "cases_premises": ("street",),
+    "cases_incident": ("number", "place"),
+    "cases_case": ("number",),
+}
+
+
+def fts_table(table: str) -> str:
+    return f"{table}_search"
+
+
+MATCH_LIMIT = 1000  # rows one search term reads at most: a common surname costs what a rare one does
+
+
+def matches(
+    model, text: str, cities, fields: tuple[str, ...] | None = None, *, limit: int = MATCH_LIMIT
+) -> Q:
+    """Rows of `model` in `cities` with `text` in one of `fields` (default: all its searched fields): at most
+    `limit` of them, as the index finds them (the caller orders what it shows)."""
+    table = model._meta.db_table
+    fields = fields or SEARCHED[table]
+    unknown = set(fields) - set(SEARCHED[table])
+    if unknown:
+        raise ValueError(f"not indexed for search: {table}.{', '.join(sorted(unknown))}")
+    cities = sorted(cities)
+    if not cities:
+        return Q(pk__in=[])
+    if connection.vendor == "sqlite":
+        fts = fts_table(table)
+        phrase = '"' + text.replace('"', '""') + '"'
+        columns = "" if set(fields) == set(SEARCHED[table]) else "{" + " ".join(fields) + "} : "
+        # the names are ours (SEARCHED); the text and the cities are parameters, the text one FTS5 phrase
+        sql = (
+            f'SELECT "{fts}".rowid FROM "{fts}" JOIN "{table}" ON "{table}".id = "{fts}".rowid '  # noqa: S608
+            f'WHERE "{fts}" MATCH %s AND "{table}".jurisdiction IN ({", ".join(["%s"] * len(cities))}) '
+            f"LIMIT {int(limit)}"
+        )
+        return Q(pk__in=RawSQL(sql, [columns + phrase, *cities]))  # noqa: S611
+    q = Q(pk__in=[])
+    for f in fields:
+        q |= Q(**{f"{f}__icontains": text})
+    # unordered: any `limit` of the matches, as the trigram index gives them (an order would walk a name index)
+    return Q(pk__in=model.objects.filter(q, jurisdiction__in=cities).order_by().values("pk")[:limit])
+
+
+# ------------------------------------------------------------------------------ building the indexes
+
+
+def sqlite_create(table: str, fields: tuple[str, ...]) -> list[str]:
+    fts = fts_table(table)
+    cols = ", ".join(fields)
+    new = ", ".join(f"new.{f}" for f in fields)
+    old = ", ".join(f"old.{f}" for f in fields)
+    return [
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({cols}, content='{table}', content_rowid='id', "
+        "tokenize='trigram')",
+        f"CREATE TRIGGER {fts}_ai AFTER INSERT ON {table} BEGIN "  # noqa: S608 - names of our own tables
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+        f"CREATE TRIGGER {fts}_ad AFTER DELETE ON {table} BEGIN "  # noqa: S608 - names of our own tables
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); END",
+        f"CREATE TRIGGER {fts}_au AFTER UPDATE ON {table} BEGIN "  # noqa: S608 - names of our own tables
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); "
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",  # noqa: S608
+    ]
+
+
+def sqlite_drop(table: str) -> list[str]:
+    fts = fts_table(table)
+    return [f"DROP TRIGGER IF EXISTS {fts}_{t}" for t in ("ai", "ad", "au")] + [f"DROP TABLE IF EXISTS {fts}"]
+
+
+def postgres_create(table: str, fields: tuple[str, ...]) -> list[str]:
+    return [
+        f"CREATE INDEX IF NOT EXISTS {table}_{f}_trgm ON {table} USING gin (UPPER({f}::text) gin_trgm_ops)"
+        for f in fields
+    ]
+
+
+def postgres_drop(table: str, fields: tuple[str, ...]) -> list[str]:
+    return [f"DROP INDEX IF EXISTS {table}_{f}_trgm" for f in fields]
+
+
+# ------------------------------------------------------------------- the events that name one record
+# A record's history is the record events whose `data` names it ("id" for the record itself, "dog" and
+# "person" for an ownership). Each key has an expression index (migration cases/0004), and `names(key, pk)`
+# is written in the very form of that index's expression, so that each database uses it.
+
+RECORD_KEYS = ("id", "dog", "person")
+
+
+def event_key_index(vendor: str, key: str, *, drop: bool) -> str | None:
+    name = f"event_data_{key}"
+    if vendor not in ("sqlite", "postgresql"):
+        return None
+    if drop:
+        return f"DROP INDEX IF EXISTS {name}"
+    # partial: only the events that carry the key (most do not), so that the index is small and its
+    # statistics say how few rows a value has; "key = value" implies "key IS NOT NULL" on both databases
+    if vendor == "sqlite":
+        expr = f"json_extract(data, '$.{key}')"
+    else:
+        expr = f"(data -> '{key}')"
+    return f"CREATE INDEX IF NOT EXISTS {name} ON cases_event ({expr}) WHERE {expr} IS NOT NULL"
+
+
+def names(key: str, pk: int) -> Q:
+    """Events whose `data[key]` is the record's id (an integer)."""
+    if key not in RECORD_KEYS:
+        raise ValueError(f"not indexed: data.{key}")
+    pk = int(pk)
+    if connection.vendor == "sqlite":
+        sql = f'json_extract("cases_event"."data", \'$.{key}\') = %s'  # noqa: S608 - key checked above
+    elif connection.vendor == "postgresql":
+        sql = f'("cases_event"."data" -> \'{key}\') = %s::jsonb'
+        return Q(RawSQL(sql, [str(pk)], output_field=BooleanField()))  # noqa: S611
+    else:
+        return Q(**{f"data__{key}": pk})
+    return Q(RawSQL(sql, [pk], output_field=BooleanField()))  # noqa: S611
+
+
+# ------------------------------------------------------------------------- the dashboard's obligations
+# The dashboards read the active obligations in due order: a partial index over those only (the met and
+# lapsed ones, most of them in a city with history, are not in it). The condition is SQL with its values in
+# it, the same text in the index and in the query (staff/queries.py), so that both databases use it.
+
+ACTIVE_OBLIGATION = "\"cases_obligation\".\"status\" IN ('open', 'overdue')"
+
+
+OBLIGATION_INDEXES = {
+    # in due order, for the lists that mix the city's and the owner's obligations (overdue)
+    "obligation_active_due": "due_date, due_at, id, who",
+    # in due order for each side: the city's lists (due today, this week) and the owner's (waiting on)
+    "obligation_active_who_due": "who, due_date, due_at, id",
+}
+
+
+def obligation_indexes(vendor: str, *, drop: bool) -> list[str]:
+    """Partial indexes of the active obligations; the columns after the order make them cover the counts."""
+    if vendor not in ("sqlite", "postgresql"):
+        return []
+    if drop:
+        return [f"DROP INDEX IF EXISTS {name}" for name in OBLIGATION_INDEXES]
+    cover = "jurisdiction, kind, status, case_id, staff_roles"
+    return [
+        f"CREATE INDEX IF NOT EXISTS {name} ON cases_obligation ({order}, {cover}) "
+        "WHERE status IN ('open', 'overdue')"
+        for name, order in OBLIGATION_INDEXES.items()
+    ]

@@ -1,0 +1,202 @@
+"""Pages that stay small and fast whatever the size of the city: search through the search index (the same
+answers on SQLite and PostgreSQL), the dashboard's lists read in full a page at a time, and a record's
+history a page at a time."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from dogcase.cases import acts, updates
+from dogcase.cases.models import Dog, Person
+from tests.staff.conftest import BATTLE_LAKE, TRACY, client_for, record_bite
+from tests.staff.test_dashboard import appeal_received
+
+pytestmark = pytest.mark.django_db
+
+
+def found(client, q):
+    response = client.get("/search", {"q": q})
+    assert response.status_code == 200
+    return response.context["results"]
+
+
+def queries_of(client, url) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+# ------------------------------------------------------------------------------------------------ search
+
+
+def test_search_matches_any_part_of_a_field_whatever_the_case(officer):
+    case = record_bite(officer, dog_name="Biscuit Barrel", owner_name="Harriet Quist-Olsen")
+    dog, owner = case.dog, case.dog.owners.get()
+    client = client_for(officer)
+    assert [d.pk for d in found(client, "CUIT bar").dogs] == [dog.pk]  # the middle of the name
+    assert [p.pk for p in found(client, "st-ols").people] == [owner.pk]
+    assert [d.pk for d in found(client, "quist").dogs] == [dog.pk]  # a dog by its owner's surname
+    assert [c.pk for c in found(client, "quist").cases] == [case.pk]  # and its case
+    assert [d.pk for d in found(client, dog.microchip_number[-6:]).dogs] == [dog.pk]
+    assert [i.pk for i in found(client, "barrel").incidents] == [case.incident.pk]  # an incident by its dog
+    assert [c.pk for c in found(client, case.number.lower()).cases] == [case.pk]
+    assert found(client, "labrador").dogs  # the breed
+
+
+def test_search_needs_three_characters_and_says_so(officer):
+    record_bite(officer, dog_name="Bo")
+    client = client_for(officer)
+    results = found(client, "bo")
+    assert results.count == 0 and results.too_short
+    assert "Type at least three letters or digits." in client.get("/search", {"q": "bo"}).content.decode()
+
+
+def test_a_changed_record_is_found_by_its_new_words_only(officer):
+    case = record_bite(officer, dog_name="Pepper")
+    client = client_for(officer)
+    dog = Dog.objects.get(pk=case.dog.pk)
+    updates.update_dog(dog, actor=officer, changes={"name": "Nutmeg"}, reason="Misheard at intake")
+    person = case.dog.owners.get()
+    updates.update_person(person, actor=officer, changes={"full_name": "Ola Brandvold"}, reason="Misspelt")
+    assert [d.pk for d in found(client, "nutmeg").dogs] == [dog.pk]
+    assert found(client, "pepper").dogs == []
+    assert [p.pk for p in found(client, "brandvold").people] == [person.pk]
+    assert [d.pk for d in found(client, "brandvold").dogs] == [dog.pk]
+
+
+@pytest.mark.parametrize(
+    "q", ['"', 'a"b"c', "NOT rex", "rex*", "name:rex", "{name} : rex", "NEAR(rex dog)", "^rex", "100%", "a_b"]
+)
+def test_text_that_means_something_to_the_index_is_searched_as_plain_text(officer, q):
+    record_bite(officer, dog_name="Rex")
+    results = found(client_for(officer), q)
+    assert results.dogs == [] or all(q.lower() in d.name.lower() for d in results.dogs)
+
+
+def test_search_finds_only_the_users_cities(officer, make_staff_user):
+    record_bite(officer, dog_name="Tracydog", city=TRACY)
+    tracy_only = make_staff_user("animal_control_officer", username="bl-only", cities=[BATTLE_LAKE])
+    assert found(client_for(tracy_only), "tracydog").count == 0
+    assert found(client_for(officer), "tracydog").dogs
+
+
+def test_search_runs_the_same_queries_for_1_and_30_matches(officer):
+    record_bite(officer, dog_name="Rex", owner_name="Rex Owner")
+    client = client_for(officer)
+    client.get("/search?q=rex")
+    few = queries_of(client, "/search?q=rex")
+    for _ in range(29):
+        record_bite(officer, dog_name="Rex", owner_name="Rex Owner")
+    results = found(client, "rex")
+    assert len(results.dogs) == 25 and results.is_capped
+    assert queries_of(client, "/search?q=rex") == few
+
+
+# ------------------------------------------------------------------------------------------- dashboard
+
+
+def test_the_dashboard_shows_counts_and_the_most_urgent_first(officer, clerk):
+    cases = [appeal_received(officer, clerk, days_ago=40 + i) for i in range(6)]
+    acts.sweep()
+    response = client_for(clerk).get("/")
+    overdue = response.context["sections"][0]
+    assert overdue["count"] == 12  # schedule and hold the hearing, for each of the six cases
+    assert len(overdue["rows"]) == 10
+    dues = [r["due"] for r in overdue["rows"]]
+    assert dues == sorted(dues)  # the longest overdue first
+    assert overdue["rows"][0]["case_number"] == cases[-1].number
+    html = response.content.decode()
+    assert 'data-count="overdue">12<' in html
+    assert 'href="?list=overdue">See all 12</a>' in html
+
+
+def test_a_dashboard_list_is_read_in_full_a_page_at_a_time(officer, clerk):
+    for i in range(14):
+        appeal_received(officer, clerk, days_ago=40 + i)
+    acts.sweep()
+    client = client_for(clerk)
+    first = client.get("/?list=overdue")
+    assert "staff/dashboard_list.html" in [t.name for t in first.templates]
+    listing = first.context["list"]
+    assert listing["count"] == 28 and listing["pages"] == 2 and len(listing["rows"]) == 25
+    second = client.get("/?list=overdue&page=2").context["list"]
+    assert len(second["rows"]) == 3
+    seen = [(r["case_number"], r["deadline_id"]) for r in listing["rows"] + second["rows"]]
+    assert len(set(seen)) == 28
+    assert queries_of(client, "/?list=overdue") == queries_of(client, "/?list=overdue&page=2")
+    # a page past the end shows the last; a page that is not a number, the first
+    assert client.get("/?list=overdue&page=99").context["list"]["page"] == 2
+    assert client.get("/?list=overdue&page=x").context["list"]["page"] == 1
+    tasks = client.get("/?list=tasks").context["list"]
+    assert (
+        tasks["count"] == 28
+        and len(tasks["rows"]) == 25
+        and "Mark done" in client.get("/?list=tasks").content.decode()
+    )
+    # a list that is not one of the dashboard's: the dashboard
+    assert "sections" in client.get("/?list=nonsense").context
+
+
+def test_each_dashboard_list_holds_what_the_role_can_do(officer, clerk, auditor):
+    appeal_received(officer, clerk, days_ago=40)
+    acts.sweep()
+    officer_board = client_for(officer).get("/").context
+    assert officer_board["sections"][0]["count"] == 0  # the hearing is the clerk's work
+    assert client_for(auditor).get("/").context["sections"][0]["count"] == 2  # the auditor oversees it
+
+
+# ---------------------------------------------------------------------------------------- record pages
+
+
+def test_a_long_history_is_shown_a_page_at_a_time(officer):
+    case = record_bite(officer, dog_name="Rex")
+    dog = Dog.objects.get(pk=case.dog.pk)
+    for n in range(55):
+        dog = Dog.objects.get(pk=dog.pk)
+        updates.update_dog(dog, actor=officer, changes={"colour": f"colour {n}"}, reason="Seen again")
+    client = client_for(officer)
+    latest = client.get(f"/dogs/{dog.pk}")
+    assert len(latest.context["history"]) == 50
+    assert "colour 54" in latest.content.decode()
+    link = re.search(r'href="\?history_before=(\d+)#history">Earlier changes', latest.content.decode())
+    assert link
+    earlier = client.get(f"/dogs/{dog.pk}?history_before={link.group(1)}")
+    whats = [h["what"] for h in earlier.context["history"]]
+    assert "Dog first recorded" in whats and 1 <= len(whats) < 50  # the oldest events, the first among them
+    assert "Dog first recorded" not in [h["what"] for h in latest.context["history"]]
+    assert "The latest changes" in earlier.content.decode()
+    assert queries_of(client, f"/dogs/{dog.pk}") == queries_of(
+        client, f"/dogs/{dog.pk}?history_before={link.group(1)}"
+    )
+    # a position that is not a number: the latest page
+    assert len(client.get(f"/dogs/{dog.pk}?history_before=x").context["history"]) == 50
+
+
+def test_a_person_with_many_dogs_has_a_bounded_page(officer):
+    case = record_bite(officer, dog_name="First")
+    person = Person.objects.get(pk=case.dog.owners.get().pk)
+    client = client_for(officer)
+    few = queries_of(client, f"/people/{person.pk}")
+    for n in range(52):
+        acts.record_dog(jurisdiction=BATTLE_LAKE, actor=officer, owners=[person], name=f"Pup {n}")
+    page = client.get(f"/people/{person.pk}")
+    assert len(page.context["ownerships"]) == 50 and page.context["more_ownerships"]
+    assert "The first 50 are shown" in page.content.decode()
+    assert queries_of(client, f"/people/{person.pk}") == few
+
+
+def test_a_count_stops_at_the_cap_and_says_so(officer, clerk, monkeypatch):
+    from dogcase.staff import queries
+
+    for i in range(3):
+        appeal_received(officer, clerk, days_ago=40 + i)
+    acts.sweep()
+    monkeypatch.setattr(queries, "COUNT_CAP", 4)
+    client = client_for(clerk)
+    html = client.get("/").content.decode()
+    assert 'data-count="overdue">more than 4<' in html and "See all more than 4" in html
+    listing = client.get("/?list=overdue").context["list"]
+    assert listing["capped"] and listing["count_words"] == "more than 4"
+    assert "The first" in client.get("/?list=overdue").content.decode()
