@@ -2,7 +2,8 @@
 
 PostgreSQL rejects "\\x00" in text (SQLite keeps it silently), so without this check a pasted NUL would end a
 request in a server error, or be stored only on one of the two databases. Checked once, before any view, for
-form fields and query parameters by name, and for JSON bodies.
+form fields and query parameters by name, for JSON bodies, and for the URL's path itself (a case number or a
+jurisdiction id read from the path would reach the database the same way).
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ class RejectNulCharacters:
     def __call__(self, request):
         field = self._offending_field(request)
         if field is not None:
-            rule = "contains a NUL character (\\x00), which cannot be stored; remove it and submit again"
+            if field == "path":
+                rule = "contains a NUL character (%00), which no address of dogcase has"
+            else:
+                rule = "contains a NUL character (\\x00), which cannot be stored; remove it and submit again"
             if request.path.startswith("/api/"):
                 return JsonResponse({"error": {"field": field, "rule": rule}}, status=400)
             return HttpResponseBadRequest(
@@ -29,6 +33,8 @@ class RejectNulCharacters:
 
     @staticmethod
     def _offending_field(request) -> str | None:
+        if "\x00" in request.path_info:
+            return "path"
         sources = [request.GET, request.POST] if request.method == "POST" else [request.GET]
         for source in sources:
             for key, values in source.lists():
