@@ -8,13 +8,14 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv run test test-sqlite test-postgres bench lint fmt pg-start pg-stop browsers clean
+.PHONY: help venv run test test-sqlite test-postgres bench bench-api lint fmt pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
 	@echo "make test       lint, then the tests on SQLite and on PostgreSQL (browser tests included)"
 	@echo "make bench      run the benchmarks (bench/run.py)"
+	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make fmt        ruff format + ruff check --fix"
 	@echo "make pg-start   start the throwaway PostgreSQL cluster; make pg-stop removes it"
@@ -62,6 +63,9 @@ test-postgres: venv browsers
 
 bench: venv
 	$(PY) bench/run.py
+
+bench-api: venv
+	$(PY) bench/api_classify.py
 
 pg-start:
 	@scripts/pg.sh start

@@ -4,9 +4,11 @@ from django.urls import include, path
 from dogcase.api import api
 
 urlpatterns = [
+    # The API first: its calls are the most frequent, and a path tried against the admin's patterns first pays
+    # for listing every one of them when they miss.
+    path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     path("accounts/", include("dogcase.accounts.urls")),
-    path("api/v1/", api.urls),
     path("law/", include("dogcase.law_pages.urls")),
     path("", include("dogcase.staff.urls")),
 ]
