@@ -215,6 +215,11 @@ class Jurisdiction:
 
     # ----------------------------------------------------------------------------------------- procedure
 
+    def step_ids(self) -> list[str]:
+        """Every step id of this jurisdiction's procedure, in any version of its law."""
+        days = [clock.MIN_DATE, *self._procedure._days]
+        return sorted({step.id for day in days for step in self._procedure.procedure(day)})
+
     def procedure(self, on: dt.date) -> list[Step]:
         """The layered steps of a case in force on `on` (docs/procedure.md)."""
         check_date_range(on, "on")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponseBadRequest, JsonResponse
 
 
@@ -18,13 +20,23 @@ class RejectNulCharacters:
         self.get_response = get_response
 
     def __call__(self, request):
-        field = self._offending_field(request)
+        is_api = request.path.startswith("/api/")
+        try:
+            if is_api and _declared_length(request) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+                raise RequestDataTooBig
+            field = self._offending_field(request)
+        except RequestDataTooBig:
+            if not is_api:
+                raise  # the pages keep Django's own 400
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            rule = f"the request body is larger than the {limit:,} bytes accepted"
+            return JsonResponse({"error": {"field": "body", "rule": rule}}, status=413)
         if field is not None:
             if field == "path":
                 rule = "contains a NUL character (%00), which no address of dogcase has"
             else:
                 rule = "contains a NUL character (\\x00), which cannot be stored; remove it and submit again"
-            if request.path.startswith("/api/"):
+            if is_api:
                 return JsonResponse({"error": {"field": field, "rule": rule}}, status=400)
             return HttpResponseBadRequest(
                 f"The field “{field}” {rule}.", content_type="text/plain; charset=utf-8"
@@ -48,6 +60,13 @@ class RejectNulCharacters:
                 except ValueError:
                     return "body"
         return None
+
+
+def _declared_length(request) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
 
 
 def _json_field(value, path: str = "body") -> str | None:
