@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 from django.http import HttpResponse
 from ninja import Field, Query, Router, Schema
-from pydantic import BeforeValidator, ConfigDict, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
 
 from dogcase import law
 from dogcase.api.errors import ERRORS
@@ -97,7 +97,9 @@ class FactsQuery(Schema):
     )
 
 
-class ClassifyIn(Schema):
+class ClassifyIn(BaseModel):
+    # A plain pydantic model, not ninja's Schema: a request body needs none of Schema's reading of Django
+    # objects, whose validator would run on every classify request.
     model_config = ConfigDict(extra="forbid")  # a misspelled field is an error, never silently ignored
 
     incident_date: IsoDate = Field(
@@ -108,7 +110,7 @@ class ClassifyIn(Schema):
     )
 
 
-class DeadlineIn(Schema):
+class DeadlineIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     deadline: Annotated[str, WithJsonSchema(schema_of("deadline", {"type": "string"}))] = Field(
