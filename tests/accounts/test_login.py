@@ -240,3 +240,19 @@ def test_seed_demo_takes_any_password_in_development(settings, monkeypatch):
     call_command("seed_demo", stdout=None)
 
     assert User.objects.get(username="officer").check_password("short1")
+
+
+def test_an_administrator_lifts_a_lock_by_deleting_its_count(officer, make_staff_user, settings):
+    from dogcase.accounts.models import LoginThrottle
+
+    settings.DOGCASE_LOGIN_FAILURE_LIMIT = 2
+    for _ in range(2):
+        log_in(Client(), "officer", WRONG)
+    admin = Client()
+    admin.force_login(make_staff_user("administrator"))
+    locked = LoginThrottle.objects.get(key="user@address:officer@203.0.113.7")
+    assert admin.get("/admin/accounts/loginthrottle/").status_code == 200
+
+    admin.post(f"/admin/accounts/loginthrottle/{locked.pk}/delete/", {"post": "yes"})
+
+    assert log_in(Client(), "officer", PASSWORD).status_code == 302
