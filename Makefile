@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv run test test-sqlite test-postgres bench bench-sweep bench-pages lint fmt pg-start pg-stop browsers clean
+.PHONY: help venv run test test-sqlite test-postgres bench bench-sweep bench-pages bench-api lint fmt pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench      run the benchmarks (bench/run.py)"
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
 	@echo "make bench-pages  the staff pages at 10,000 and 100,000 dogs (bench/pages.py)"
+	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make fmt        ruff format + ruff check --fix"
 	@echo "make pg-start   start the throwaway PostgreSQL cluster; make pg-stop removes it"
@@ -70,6 +71,8 @@ bench-sweep: venv
 	$(PY) bench/sweep_scale.py $(N_CASES)
 bench-pages: venv
 	$(PY) bench/pages.py
+bench-api: venv
+	$(PY) bench/api_classify.py
 
 pg-start:
 	@scripts/pg.sh start

@@ -237,3 +237,25 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }
+
+# ------------------------------------------------------------------------------------------------------------
+# Logging in and sessions (issue 11, item 7). Kept in one block, apart from the production settings above.
+#
+#   DOGCASE_LOGIN_FAILURE_LIMIT     failed logins for one username from one address before it is locked
+#                                   (default 5; the username alone and the address alone allow 4 times that).
+#   DOGCASE_LOGIN_LOCKOUT_SECONDS   how long a lock lasts, and the window failures are counted in (default 900).
+#   DOGCASE_CLIENT_IP_HEADER        behind a reverse proxy, the header carrying the client's address, e.g.
+#                                   X-Forwarded-For (its last entry is used); unset: REMOTE_ADDR.
+#   DOGCASE_SESSION_IDLE_SECONDS    a session with no request for this long is logged out (default 1800).
+#   DOGCASE_SESSION_MAX_SECONDS     a session ends this long after login whatever happens (default 43200).
+INSTALLED_APPS.insert(INSTALLED_APPS.index("dogcase.cases") + 1, "dogcase.accounts")
+AUTHENTICATION_BACKENDS = ["dogcase.accounts.backends.ThrottledModelBackend"]
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+    "dogcase.accounts.middleware.IdleSessionTimeout",
+)
+DOGCASE_LOGIN_FAILURE_LIMIT = envint("DOGCASE_LOGIN_FAILURE_LIMIT", "5")
+DOGCASE_LOGIN_LOCKOUT_SECONDS = envint("DOGCASE_LOGIN_LOCKOUT_SECONDS", "900")
+DOGCASE_CLIENT_IP_HEADER = os.getenv("DOGCASE_CLIENT_IP_HEADER", "")
+DOGCASE_SESSION_IDLE_SECONDS = envint("DOGCASE_SESSION_IDLE_SECONDS", "1800")
+SESSION_COOKIE_AGE = envint("DOGCASE_SESSION_MAX_SECONDS", "43200")

@@ -1,12 +1,10 @@
 """dogcase's JSON API (OpenAPI docs at /api/v1/docs, schema at /api/v1/openapi.json)."""
 
-from ninja import NinjaAPI
-
 from dogcase.api.cases import router as cases_router
-from dogcase.api.errors import register_error_handlers
+from dogcase.api.errors import DogcaseAPI, register_error_handlers
 from dogcase.api.law import router as law_router
 
-api = NinjaAPI(
+api = DogcaseAPI(
     title="dogcase",
     version="1",
     urls_namespace="api-v1",

@@ -9,17 +9,19 @@ changed since the client read it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.utils import timezone
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 from ninja.security import SessionAuth
+from pydantic import WithJsonSchema
 
-from dogcase.api.errors import ErrorOut
+from dogcase.api.errors import ErrorDetail, ErrorOut
+from dogcase.api.vocabulary import schema_of
 from dogcase.cases import acts
-from dogcase.cases.access import cities_of, law_actor
+from dogcase.cases.access import READ_ONLY, cities_of, law_actor, staff_roles
 from dogcase.cases.models import Case
 from dogcase.law import library
 
@@ -73,6 +75,27 @@ class CaseDetailOut(CaseOut):
     obligations: list[ObligationOut]
     events: list[EventOut]
     steps: list[StepOut]
+
+
+class ConflictDetail(ErrorDetail):
+    refusals: list[dict[str, Any]] | None = Field(None, description="Each reason the law refuses the step.")
+    version: int | None = Field(None, description="The case's current version, when it changed.")
+
+
+class ConflictOut(Schema):
+    error: ConflictDetail
+
+
+class CasesQuery(Schema):
+    status: Case.Status | None = Field(None, description="Only open or only closed cases.")
+    q: str | None = Field(None, max_length=100, description="Part of a case number or of the dog's name.")
+
+
+CaseNumber = Annotated[str, Field(max_length=32, description="The case number, e.g. BL-2026-0001.")]
+StepId = Annotated[str, WithJsonSchema(schema_of("step", {"type": "string"}, description="A step id."))]
+
+# The statuses every case operation may answer, besides its own.
+SESSION = {401: ErrorOut, 422: ErrorOut}
 
 
 class StepIn(Schema):
@@ -131,24 +154,27 @@ def _get_case(request, number: str) -> Case:
 
 
 @router.get(
-    "/cases", response=list[CaseOut], summary="The open and closed cases of your cities", description=STAFF
+    "/cases",
+    response={200: list[CaseOut], **SESSION},
+    summary="The open and closed cases of your cities",
+    description=STAFF,
 )
-def list_cases(request, status: str | None = None, q: str | None = None):
+def list_cases(request, params: Query[CasesQuery]):
     cases = Case.objects.select_related("dog").filter(jurisdiction__in=cities_of(request.user))
-    if status:
-        cases = cases.filter(status=status)
-    if q:
-        cases = cases.filter(Q(number__icontains=q) | Q(dog__name__icontains=q))
+    if params.status:
+        cases = cases.filter(status=params.status)
+    if params.q:
+        cases = cases.filter(Q(number__icontains=params.q) | Q(dog__name__icontains=params.q))
     return [_case_out(c) for c in cases[:200]]
 
 
 @router.get(
     "/cases/{number}",
-    response={200: CaseDetailOut, 404: ErrorOut, 503: ErrorOut},
+    response={200: CaseDetailOut, 404: ErrorOut, 503: ErrorOut, **SESSION},
     summary="A case: its obligations, timeline and the steps you may take",
     description=STAFF,
 )
-def get_case(request, number: str):
+def get_case(request, number: CaseNumber):
     try:
         case = _get_case(request, number)
     except LookupError:
@@ -194,17 +220,29 @@ def get_case(request, number: str):
 
 @router.post(
     "/cases/{number}/steps/{step_id}",
-    response={201: StepResultOut, 200: StepResultOut, 403: ErrorOut, 404: ErrorOut, 409: dict, 422: ErrorOut},
+    response={
+        201: StepResultOut,
+        200: StepResultOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: ConflictOut,
+        503: ErrorOut,
+        **SESSION,
+    },
     summary="Take a legal act on the case",
     description=STAFF
-    + " 409 with `refusals` when the law does not allow the step (each reason with its citation), 409 with "
-    "`version` when the case changed since you read it, 422 naming the input that is wrong.",
+    + " 403 for a role that may not act (the read-only auditor) or without the CSRF token, 409 with "
+    "`refusals` when the law does not allow the step (each reason with its citation), 409 with `version` when "
+    "the case changed since you read it, 422 naming the input that is wrong.",
 )
-def take_step(request, number: str, step_id: str, payload: StepIn):
+def take_step(request, number: CaseNumber, step_id: StepId, payload: StepIn):
     try:
         case = _get_case(request, number)
     except LookupError:
         return _error(404, "number", "no such case in your cities")
+    if not staff_roles(request.user) - READ_ONLY:
+        # a role that reads cases (the auditor) takes no act: forbidden, whatever the law would say of the step
+        return _error(403, "user", "your role may read cases but take no act")
     try:
         result = acts.take_step(
             case,

@@ -7,7 +7,7 @@ import logging
 
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema
-from ninja.errors import HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from dogcase.law.errors import InputError, LawError, PackError, UnknownJurisdiction
 
@@ -25,6 +25,28 @@ class ErrorOut(Schema):
 
 # Every law operation declares these, so clients can rely on the shape of every failure.
 ERRORS = {400: ErrorOut, 404: ErrorOut, 422: ErrorOut, 503: ErrorOut}
+
+# Answered before any operation runs, so every operation may return them (added to each in the schema):
+# a NUL in the address (dogcase.staff.middleware) and a body over DATA_UPLOAD_MAX_MEMORY_SIZE.
+EVERY_OPERATION = {
+    "400": "Bad request: e.g. a NUL character (%00) in the address or a field.",
+    "413": "The request body is larger than the server accepts.",
+}
+
+
+class DogcaseAPI(NinjaAPI):
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                for status, description in EVERY_OPERATION.items():
+                    responses.setdefault(status, {"description": description, "content": error})
+        schema.setdefault("components", {}).setdefault("schemas", {}).setdefault(
+            "ErrorOut", ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")
+        )
+        return schema
 
 
 def _error(api: NinjaAPI, request: HttpRequest, status: int, field: str, rule: str) -> HttpResponse:
@@ -73,6 +95,10 @@ def register_error_handlers(api: NinjaAPI) -> None:
             )
         if exc.status_code == 400 and str(exc.message).startswith("Cannot parse request body"):
             return _error(api, request, 400, "body", "the request body cannot be read as JSON")
+        if isinstance(exc, AuthenticationError):
+            return _error(api, request, 401, "user", "log in first (the staff session cookie)")
+        if exc.status_code == 403 and "CSRF" in str(exc.message):
+            return _error(api, request, 403, "X-CSRFToken", "the CSRF token is missing or wrong")
         return _error(api, request, exc.status_code, "request", str(exc.message))
 
     api.add_exception_handler(InputError, on_input_error)

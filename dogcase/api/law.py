@@ -8,15 +8,18 @@ and these have no authentication at all).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
 
+from django.http import HttpResponse
 from ninja import Field, Query, Router, Schema
-from pydantic import BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
 
 from dogcase import law
 from dogcase.api.errors import ERRORS
+from dogcase.api.vocabulary import DATE_SCHEMA, schema_of
 
 PUBLIC = (
     "Public: no login needed. A read-only computation over public law — no personal data is stored and "
@@ -27,10 +30,11 @@ router = Router(tags=["law"])
 
 
 def _iso_date(value: Any) -> dt.date:
-    # Only the written form YYYY-MM-DD: pydantic would otherwise take a number as a Unix timestamp.
+    # Only the written form YYYY-MM-DD: pydantic would otherwise take a number as a Unix timestamp, and
+    # date.fromisoformat also reads 20260302 and 2026-W10-1.
     if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
         return value
-    if not isinstance(value, str):
+    if not isinstance(value, str) or not _WRITTEN_DATE.fullmatch(value):
         raise ValueError("must be a date written YYYY-MM-DD")
     try:
         return dt.date.fromisoformat(value)
@@ -38,7 +42,11 @@ def _iso_date(value: Any) -> dt.date:
         raise ValueError(f"{value!r} is not a real date (YYYY-MM-DD)") from None
 
 
-IsoDate = Annotated[dt.date, BeforeValidator(_iso_date)]
+_WRITTEN_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+IsoDate = Annotated[dt.date, BeforeValidator(_iso_date), WithJsonSchema(DATE_SCHEMA)]
+JurisdictionId = Annotated[
+    str, WithJsonSchema(schema_of("jurisdiction", {"type": "string"}, description="A jurisdiction's id."))
+]
 
 
 class OnQuery(Schema):
@@ -81,31 +89,34 @@ class FactOut(Schema):
 
 
 class FactsQuery(Schema):
-    jurisdiction: str | None = Field(
+    jurisdiction: JurisdictionId | None = Field(
         None,
+        max_length=64,
         description="A jurisdiction's id: its facts (the shared ones, the state's and the city's own, with the "
         "values its packs add). Without it, the shared vocabulary.",
     )
 
 
-class ClassifyIn(Schema):
+class ClassifyIn(BaseModel):
+    # A plain pydantic model, not ninja's Schema: a request body needs none of Schema's reading of Django
+    # objects, whose validator would run on every classify request.
     model_config = ConfigDict(extra="forbid")  # a misspelled field is an error, never silently ignored
 
     incident_date: IsoDate = Field(
         ..., description="The incident date: the law in force that day is applied."
     )
-    facts: dict[str, Any] = Field(
+    facts: Annotated[dict[str, Any], WithJsonSchema(schema_of("facts", {"type": "object"}))] = Field(
         default_factory=dict, description="Fact name -> value (see GET /facts); a fact left out is unknown."
     )
 
 
-class DeadlineIn(Schema):
+class DeadlineIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    deadline: str = Field(
+    deadline: Annotated[str, WithJsonSchema(schema_of("deadline", {"type": "string"}))] = Field(
         ..., description="The deadline id, e.g. owner.request_hearing (see the law's `deadlines`)."
     )
-    events: dict[str, Any] = Field(
+    events: Annotated[dict[str, Any], WithJsonSchema(schema_of("events", {"type": "object"}))] = Field(
         default_factory=dict,
         description='Event -> date (YYYY-MM-DD) or instant with offset, e.g. {"notice_date": "2026-03-02"}.',
     )
@@ -113,7 +124,7 @@ class DeadlineIn(Schema):
         None, description="Read the law as in force on this date (default: the trigger's date)."
     )
     settings: dict[str, Any] = Field(default_factory=dict, description="City settings the text leaves open.")
-    designation: str | None = Field(
+    designation: Annotated[str, WithJsonSchema(schema_of("designation", {"type": "string"}))] | None = Field(
         None,
         description="A designation id (see the law's `designations`): combine only the provisions that concern "
         "a case with this designation. Without it, every provision setting the deadline is combined.",
@@ -148,7 +159,7 @@ def list_facts(request, params: Query[FactsQuery]):
     description="The facts of a jurisdiction: the shared ones, the state's and the city's own, with the values "
     "its packs add, each with its words. " + PUBLIC,
 )
-def jurisdiction_facts(request, id: str):
+def jurisdiction_facts(request, id: JurisdictionId):
     return _facts_out(law.library().get(id).facts)
 
 
@@ -176,7 +187,7 @@ def _facts_out(vocabulary) -> list[dict[str, Any]]:
     description="Every provision in force on `on`, by layer, with designations, defects, settings, holidays. "
     + PUBLIC,
 )
-def show_law(request, id: str, params: Query[OnQuery]):
+def show_law(request, id: JurisdictionId, params: Query[OnQuery]):
     j = law.library().get(id)
     return j.show(params.on or j.today())
 
@@ -187,7 +198,7 @@ def show_law(request, id: str, params: Query[OnQuery]):
     description="Where the city departs from state law on `on`, both citations, and what dogcase applies. "
     + PUBLIC,
 )
-def show_conflicts(request, id: str, params: Query[OnQuery]):
+def show_conflicts(request, id: JurisdictionId, params: Query[OnQuery]):
     lib = law.library()
     j = lib.get(id)
     return law.conflicts(id, params.on or j.today(), lib=lib)
@@ -199,9 +210,13 @@ def show_conflicts(request, id: str, params: Query[OnQuery]):
     description="What the incident facts make the dog, under the law in force on the incident date, and why. "
     + PUBLIC,
 )
-def classify(request, id: str, payload: ClassifyIn):
+def classify(request, id: JurisdictionId, payload: ClassifyIn):
     with _body_fields():
-        return law.classify(id, payload.facts, payload.incident_date)
+        # The answer's JSON text as the engine encoded it (its parts cached per law in force): the same content
+        # as law.classify(), without validating and encoding ~10 KB of static law text for every request.
+        return HttpResponse(
+            law.classify_json(id, payload.facts, payload.incident_date), content_type="application/json"
+        )
 
 
 @router.post(
@@ -210,7 +225,7 @@ def classify(request, id: str, payload: ClassifyIn):
     description="By when an act is due (or allowed), from the events, with every provision that sets it. "
     + PUBLIC,
 )
-def deadline(request, id: str, payload: DeadlineIn):
+def deadline(request, id: JurisdictionId, payload: DeadlineIn):
     law.library().get(id)  # an unknown jurisdiction is a 404 before any body field is judged
     with _body_fields():
         events = law.parse_events(payload.events, "events")
@@ -231,7 +246,7 @@ def _body_fields() -> Iterator[None]:
         yield
     except law.InputError as exc:
         if not isinstance(exc, law.UnknownJurisdiction) and (
-            exc.field in ("date", "on")
+            exc.field in ("date", "on", "incident_date")
             or exc.field.split(".")[0] in ("facts", "events", "settings", "deadline", "designation")
         ):
             exc.field = "body." + ("incident_date" if exc.field == "date" else exc.field)

@@ -53,7 +53,7 @@ from dogcase.cases.models import (
     Witness,
 )
 from dogcase.cases.record_facts import bites_on_a_person, record_facts
-from dogcase.law import CaseState, InputError, TakenStep, library
+from dogcase.law import CaseState, InputError, TakenStep, clock, library
 
 # ------------------------------------------------------------------------------------------------ errors
 
@@ -894,6 +894,12 @@ def record_incident(
     at = at or now()
     if occurred_at > at:
         raise InvalidInput("occurred_at", "the incident cannot be in the future")
+    if not clock.MIN_DATE <= timezone.localtime(occurred_at).date() <= clock.MAX_DATE:
+        # The law's calendar starts in 1900: a case opened on an earlier incident could not be classified.
+        raise InvalidInput(
+            "occurred_at",
+            f"must be on or after {clock.MIN_DATE.isoformat()}, the earliest date the law's calendar reads",
+        )
     if not place.strip():
         raise InvalidInput("place", "say where it happened")
     if problem := vocabulary.PLACE_TYPE.problem(j.facts, place_type):

@@ -99,6 +99,14 @@ def classify(
     return j.classify(parsed, incident_date).as_dict()
 
 
+def classify_json(
+    jurisdiction: str, facts: Mapping[str, Any], incident_date: dt.date, *, lib: Library | None = None
+) -> str:
+    """classify() as JSON text, from parts encoded once per law in force (what the API sends)."""
+    j = (lib or load_all()).get(jurisdiction)
+    return j.classify(j.facts.parse(facts), incident_date).as_json()
+
+
 def deadline(
     jurisdiction: str,
     deadline_id: str,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,7 @@ from .facts import FactVocabulary
 from .model import Defect, Designation, Pack, ProvisionVersion, Role, ServiceMethod, Setting
 from .packschema import EVENTS, SERVICE_METHOD_FORMS, STAFF_ROLES
 from .procedure import Actor, CaseState, Obligation, ProcedureEngine, Step, Verdict
-from .rules import FALSE, DesignationResult, Rule, compile_classifier, evaluate
+from .rules import DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
 
 WHO_FAVOURS_LATER = {
@@ -213,6 +214,11 @@ class Jurisdiction:
                     raise where.fail(f"unknown deadline {after['deadline']!r}")
 
     # ----------------------------------------------------------------------------------------- procedure
+
+    def step_ids(self) -> list[str]:
+        """Every step id of this jurisdiction's procedure, in any version of its law."""
+        days = [clock.MIN_DATE, *self._procedure._days]
+        return sorted({step.id for day in days for step in self._procedure.procedure(day)})
 
     def procedure(self, on: dt.date) -> list[Step]:
         """The layered steps of a case in force on `on` (docs/procedure.md)."""
@@ -1053,49 +1059,25 @@ class Classification:
         return list(flags.values())
 
     def as_dict(self) -> dict[str, Any]:
+        """The answer as JSON-ready data. What depends only on the law in force (each rule's trace step,
+        citations, summaries, the notes of the provisions used) is rendered once per compiled classifier and
+        shared between answers: read the answer, never change it in place."""
         j = self.jurisdiction
         day = self.incident_date
-        flags = self.state_exemption_flags()
-        used_keys: list[str] = []
-        designations = []
-        eligibilities = []
-        for r in self.results + self.eligibility_results:
-            is_eligibility = r in self.eligibility_results
-            trace = []
-            for rule in r.rules:
-                value = evaluate(rule.condition, self.facts)
-                step = {
-                    "provision": rule.key,
-                    "citation": rule.version.citation,
-                    "role": rule.kind,
-                    "value": _VALUE_WORDS[value],
-                }
-                trace.append(step)
-                if value != FALSE and rule.key not in used_keys:
-                    used_keys.append(rule.key)
-            (eligibilities if is_eligibility else designations).append(
-                {
-                    ("eligibility" if is_eligibility else "designation"): r.designation.id,
-                    "label": r.designation.label,
-                    "status": r.status,
-                    "summary": _summary(r, eligibility=is_eligibility),
-                    "matched": [rule.cited for rule in r.matched],
-                    "barred_by": [rule.cited for rule in r.barred_by],
-                    "missing_facts": [
-                        {"fact": name, "question": j.facts.facts[name].question} for name in r.missing
-                    ],
-                    "trace": trace,
-                    "flags": [
-                        {k: f[k] for k in ("provision", "citation", "text", "reading")}
-                        for f in flags
-                        if r.designation.id in f["not_reached"]
-                    ],
-                }
+        flags = self.state_exemption_flags() if any(r.barred_by for r in self.results) else []
+        used_keys: dict[str, None] = {}
+        designations = [self._rendered(r, "designation", used_keys, flags) for r in self.results]
+        eligibilities = [self._rendered(r, "eligibility", used_keys, flags) for r in self.eligibility_results]
+        rendering = self.compiled.rendering
+        static = rendering.get("static")
+        if static is None:
+            static = rendering["static"] = (
+                j.describe(),
+                [{"pack": layer.id, "name": layer.name, "source": dict(layer.source)} for layer in j.layers],
+                self.compiled.start.isoformat() if self.compiled.start else None,
+                self.compiled.end.isoformat() if self.compiled.end else None,
             )
-        notes = j.defects_for(used_keys, day)
-        for caveat in j.dated_caveats(day):
-            if caveat not in notes:
-                notes.append(caveat)
+        describe, layers, same_from, same_until = static
         flag_notes = [
             {
                 "id": f"flag:{f['provision']}",
@@ -1109,23 +1091,160 @@ class Classification:
             for f in flags
         ]
         return {
-            "jurisdiction": j.describe(),
+            "jurisdiction": describe,
             "incident_date": day.isoformat(),
             "law": {
                 "as_of": day.isoformat(),
                 "rule": "classification uses the law in force on the incident date",
-                "layers": [
-                    {"pack": layer.id, "name": layer.name, "source": dict(layer.source)} for layer in j.layers
-                ],
-                "same_law_from": self.compiled.start.isoformat() if self.compiled.start else None,
-                "same_law_until": self.compiled.end.isoformat() if self.compiled.end else None,
+                "layers": layers,
+                "same_law_from": same_from,
+                "same_law_until": same_until,
             },
             "designations": designations,
             "eligible": [r.designation.id for r in self.results if r.status == "eligible"],
             # acts the law allows on grounds of their own, with no designation (347.56 destruction)
             "eligibilities": eligibilities,
-            "notes": [d.as_dict() for d in notes] + flag_notes,
+            "notes": self._notes(tuple(used_keys)) + flag_notes,
         }
+
+    def as_json(self) -> str:
+        """The answer as JSON text, the same content as as_dict() (the API sends it as it is): each part is
+        encoded once per compiled classifier (a designation's part per rule values and missing facts, the
+        notes per date and provisions used) and joined, instead of encoding ~10 KB for every answer."""
+        if any(r.barred_by for r in self.results) and self.state_exemption_flags():
+            return json.dumps(self.as_dict(), default=_json_default)  # flagged: rare, rendered in full
+        rendering = self.compiled.rendering
+        day = self.incident_date
+        head = rendering.get(("json-head", day))
+        if head is None:
+            whole = self.as_dict()
+            fixed = {k: whole[k] for k in ("jurisdiction", "incident_date", "law")}
+            head = _bounded(rendering, ("json-head", day), json.dumps(fixed, default=_json_default)[:-1])
+        used_keys: dict[str, None] = {}
+        designations = ",".join(self._json_part(r, "designation", used_keys) for r in self.results)
+        eligibilities = ",".join(
+            self._json_part(r, "eligibility", used_keys) for r in self.eligibility_results
+        )
+        eligible = json.dumps([r.designation.id for r in self.results if r.status == "eligible"])
+        notes_key = ("json-notes", day, tuple(used_keys))
+        notes = rendering.get(notes_key)
+        if notes is None:
+            notes = _bounded(
+                rendering, notes_key, json.dumps(self._notes(notes_key[2]), default=_json_default)
+            )
+        return (
+            f'{head}, "designations": [{designations}], "eligible": {eligible}, '
+            f'"eligibilities": [{eligibilities}], "notes": {notes}}}'
+        )
+
+    def _json_part(self, r: DesignationResult, kind: str, used_keys: dict[str, None]) -> str:
+        # the rules' values decide the status, the clauses matched and barring; the missing facts the rest
+        key = ("json", kind, r.designation.id, id(r.rules), r.values, r.missing)
+        cached = self.compiled.rendering.get(key) if r.values is not None else None
+        if cached is None:
+            used: dict[str, None] = {}
+            part = json.dumps(self._rendered(r, kind, used, []), default=_json_default)
+            cached = (part, tuple(used))
+            if r.values is not None:
+                _bounded(self.compiled.rendering, key, cached)
+        for k in cached[1]:
+            used_keys[k] = None
+        return cached[0]
+
+    def _rendered(self, r: DesignationResult, kind: str, used_keys: dict[str, None], flags) -> dict[str, Any]:
+        """One designation's (or eligibility's) part of the answer; adds the provisions it used to
+        `used_keys` (a value that is not false: they and their defects are what the answer rests on)."""
+        values = r.values
+        if values is None:  # a result made by hand, not by the generated code
+            values = tuple(_GENERATED_VALUE[evaluate(rule.condition, self.facts)] for rule in r.rules)
+        trace = []
+        for rule, value in zip(r.rules, values, strict=True):
+            trace.append(_trace_steps(self.compiled.rendering, rule)[value])
+            if value:
+                used_keys[rule.key] = None
+        missing = self.jurisdiction.facts.facts
+        return {
+            kind: r.designation.id,
+            "label": r.designation.label,
+            "status": r.status,
+            "summary": _cached_summary(self.compiled.rendering, r, kind == "eligibility"),
+            "matched": [rule.cited for rule in r.matched],
+            "barred_by": [rule.cited for rule in r.barred_by],
+            "missing_facts": [{"fact": name, "question": missing[name].question} for name in r.missing],
+            "trace": trace,
+            "flags": [
+                {k: f[k] for k in ("provision", "citation", "text", "reading")}
+                for f in flags
+                if r.designation.id in f["not_reached"]
+            ]
+            if flags
+            else [],
+        }
+
+    def _notes(self, used_keys: tuple[str, ...]) -> list[dict[str, Any]]:
+        """The defects of the provisions used and the caveats dated to the incident date, rendered once per
+        (date, provisions used)."""
+        cache = self.compiled.rendering.setdefault("notes", {})
+        key = (self.incident_date, used_keys)
+        notes = cache.get(key)
+        if notes is None:
+            j = self.jurisdiction
+            defects = j.defects_for(used_keys, self.incident_date)
+            for caveat in j.dated_caveats(self.incident_date):
+                if caveat not in defects:
+                    defects.append(caveat)
+            notes = tuple(d.as_dict() for d in defects)
+            if len(cache) >= _NOTES_CACHE_SIZE:
+                cache.clear()  # a bound, not a policy: many dates and fact mixes simply start again
+            cache[key] = notes
+        return list(notes)
+
+
+_NOTES_CACHE_SIZE = 4096
+_RENDERING_CACHE_SIZE = 20_000
+
+
+def _bounded(rendering: dict[Any, Any], key: Any, value: Any) -> Any:
+    """Keep `value` under `key`; past a bound the cache starts again (many dates or fact mixes in one
+    process must not grow it without end)."""
+    if len(rendering) >= _RENDERING_CACHE_SIZE:
+        rendering.clear()
+    rendering[key] = value
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, dt.date):  # as the API's encoder writes a date
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+_GENERATED_VALUE = {2: 3, 1: 1, 0: 0}  # evaluate()'s 2/1/0 in the generated code's 3/1/0
+
+
+def _trace_steps(rendering: dict[Any, Any], rule: Rule) -> dict[int, dict[str, Any]]:
+    """A rule's trace step for each of its values (3 applies, 1 unknown, 0 does not apply)."""
+    steps = rendering.get(rule)
+    if steps is None:
+        steps = rendering[rule] = {
+            value: {
+                "provision": rule.key,
+                "citation": rule.version.citation,
+                "role": rule.kind,
+                "value": words,
+            }
+            for value, words in ((3, "applies"), (1, "unknown"), (0, "does not apply"))
+        }
+    return steps
+
+
+def _cached_summary(rendering: dict[Any, Any], r: DesignationResult, eligibility: bool) -> str:
+    # the summary reads the status, the clauses matched or barring, and only how many facts are missing
+    key = ("summary", r.designation.id, eligibility, r.status, r.matched, r.barred_by, len(r.missing))
+    text = rendering.get(key)
+    if text is None:
+        text = rendering[key] = _summary(r, eligibility=eligibility)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -1172,8 +1291,6 @@ class _DeadlinePlan:
         chosen = next((v for v in reaching if v.layer == "city"), reaching[0] if reaching else None)
         return chosen.effect["what"] if chosen is not None else self.what
 
-
-_VALUE_WORDS = {2: "applies", 1: "unknown", 0: "does not apply"}
 
 EVENT_WORDS = {
     "incident": "the incident",

@@ -43,15 +43,17 @@ class Rule:
 class DesignationResult:
     """The answer for one designation: status, the clauses that matched, what bars it, what is missing."""
 
-    __slots__ = ("designation", "status", "matched", "barred_by", "missing", "rules")
+    __slots__ = ("designation", "status", "matched", "barred_by", "missing", "rules", "values")
 
-    def __init__(self, designation, status, matched, barred_by, missing, rules) -> None:
+    def __init__(self, designation, status, matched, barred_by, missing, rules, values=None) -> None:
         self.designation: Designation = designation
         self.status: str = status
         self.matched: tuple[Rule, ...] = matched
         self.barred_by: tuple[Rule, ...] = barred_by
         self.missing: tuple[str, ...] = missing
         self.rules: tuple[Rule, ...] = rules  # every rule considered, in order
+        # each rule's value as the generated code computed it (3 true, 1 unknown, 0 false); None: not kept
+        self.values: tuple[int, ...] | None = values
 
     def __repr__(self) -> str:
         return f"<{self.designation.id}: {self.status}>"
@@ -147,6 +149,9 @@ class CompiledClassifier:
     start: dt.date | None
     end: dt.date | None
     run: Any = None  # the generated function: facts -> tuple[DesignationResult, ...]
+    # The parts of an answer's rendering that depend only on this law (Classification.as_dict): worked out
+    # once per compiled classifier, not once per answer.
+    rendering: dict[Any, Any] = field(default_factory=dict)
 
     def missing(self, index: int, facts: dict[str, Any], values: tuple[int, ...]) -> tuple[str, ...]:
         """The facts an undetermined answer needs; `values` are the rules' values from the generated code
@@ -215,10 +220,10 @@ def compile_classifier(
         lines += [f"    if {v} == 3: m.append(_R{index}_{j})" for j, v in grounds]
         lines.append("    b = []")
         lines += [f"    if {v} == 3: b.append(_R{index}_{j})" for j, v in exemptions]
+        lines.append(f"    v = ({', '.join(rule_var[id(r)] for r in rules)}{',' if len(rules) == 1 else ''})")
         lines.append(
             f"    d{index} = _DR(_D{index}, {s}, tuple(m), tuple(b), "
-            f"_C.missing({index}, F, ({', '.join(rule_var[id(r)] for r in rules)},)) "
-            f"if {s} == 'undetermined' else (), _RS{index})"
+            f"_C.missing({index}, F, v) if {s} == 'undetermined' else (), _RS{index}, v)"
         )
         results.append(f"d{index}")
     lines.append(f"    return ({', '.join(results)}{',' if len(results) == 1 else ''})")

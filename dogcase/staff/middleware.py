@@ -2,13 +2,16 @@
 
 PostgreSQL rejects "\\x00" in text (SQLite keeps it silently), so without this check a pasted NUL would end a
 request in a server error, or be stored only on one of the two databases. Checked once, before any view, for
-form fields and query parameters by name, and for JSON bodies.
+form fields and query parameters by name, for JSON bodies, and for the URL's path itself (a case number or a
+jurisdiction id read from the path would reach the database the same way).
 """
 
 from __future__ import annotations
 
 import json
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponseBadRequest, JsonResponse
 
 
@@ -17,10 +20,23 @@ class RejectNulCharacters:
         self.get_response = get_response
 
     def __call__(self, request):
-        field = self._offending_field(request)
+        is_api = request.path.startswith("/api/")
+        try:
+            if is_api and _declared_length(request) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+                raise RequestDataTooBig
+            field = self._offending_field(request)
+        except RequestDataTooBig:
+            if not is_api:
+                raise  # the pages keep Django's own 400
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            rule = f"the request body is larger than the {limit:,} bytes accepted"
+            return JsonResponse({"error": {"field": "body", "rule": rule}}, status=413)
         if field is not None:
-            rule = "contains a NUL character (\\x00), which cannot be stored; remove it and submit again"
-            if request.path.startswith("/api/"):
+            if field == "path":
+                rule = "contains a NUL character (%00), which no address of dogcase has"
+            else:
+                rule = "contains a NUL character (\\x00), which cannot be stored; remove it and submit again"
+            if is_api:
                 return JsonResponse({"error": {"field": field, "rule": rule}}, status=400)
             return HttpResponseBadRequest(
                 f"The field “{field}” {rule}.", content_type="text/plain; charset=utf-8"
@@ -29,6 +45,8 @@ class RejectNulCharacters:
 
     @staticmethod
     def _offending_field(request) -> str | None:
+        if "\x00" in request.path_info:
+            return "path"
         sources = [request.GET, request.POST] if request.method == "POST" else [request.GET]
         for source in sources:
             for key, values in source.lists():
@@ -42,6 +60,13 @@ class RejectNulCharacters:
                 except ValueError:
                     return "body"
         return None
+
+
+def _declared_length(request) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
 
 
 def _json_field(value, path: str = "body") -> str | None:

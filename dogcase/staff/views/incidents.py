@@ -179,6 +179,11 @@ def new_incident(request):
     intake.check(data, cities=cities, vocabulary=j.facts)
     token = clean_token(request.POST.get("idempotency_key")) or new_form_token()
     already = queries.replayed_event(f"{token}:incident")
+    if already is not None and (already.actor_id != user.pk or already.jurisdiction not in cities):
+        # Someone else's form token (as acts._replayed refuses it): say nothing of what it recorded.
+        data.errors["general"] = "This form was already used by someone else; nothing was recorded from it."
+        context = _form_context(request, data, token=new_form_token(), classification=_classify(data, user))
+        return render(request, "staff/incident_new.html", context, status=400)
     if already is not None:
         messages.info(request, "This incident was already recorded from this form; it was saved once.")
         return _after_intake(Incident.objects.get(pk=already.data["id"]))

@@ -3,6 +3,8 @@ import os
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -20,6 +22,21 @@ def demo_cities() -> list[str]:
     return sorted(j for j in lib.jurisdictions if lib.get(j).pack.kind == "city")
 
 
+def _refuse_weak(password: str, User) -> None:
+    """Outside development the demo accounts are real logins: their password must pass the same validators
+    as any user's (AUTH_PASSWORD_VALIDATORS), against each demo username, and may not be the development one."""
+    if password == DEVELOPMENT_DEMO_PASSWORD:
+        raise CommandError("DEBUG is False: DOGCASE_DEMO_PASSWORD is the published development password.")
+    problems: list[str] = []
+    for role in ROLES:
+        try:
+            validate_password(password, user=User(username=role.demo_username))
+        except ValidationError as exc:
+            problems += [m for m in exc.messages if m not in problems]
+    if problems:
+        raise CommandError("DEBUG is False: DOGCASE_DEMO_PASSWORD is too weak: " + " ".join(problems))
+
+
 class Command(BaseCommand):
     help = "Create the role groups and one demo user per role (safe to run again), then print the logins."
 
@@ -29,8 +46,10 @@ class Command(BaseCommand):
             if not settings.DEBUG:
                 raise CommandError("DEBUG is False: set DOGCASE_DEMO_PASSWORD to seed demo users.")
             password = DEVELOPMENT_DEMO_PASSWORD
-
         User = get_user_model()
+        if not settings.DEBUG:
+            _refuse_weak(password, User)
+
         with transaction.atomic():
             for role in ROLES:
                 group, _ = Group.objects.get_or_create(name=role.group)

@@ -1,0 +1,38 @@
+"""A session left idle ends: after DOGCASE_SESSION_IDLE_SECONDS without a request, the user is logged out.
+
+The last request's time is written into the session at most once a minute, so an active user's pages do
+not each write the session row.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib.auth import logout
+
+LAST_SEEN = "dogcase_last_seen"
+IDLE_LOGOUT = "dogcase_idle_logout"
+WRITE_EVERY_SECONDS = 60
+
+
+def start_idle_clock(sender, request, user, **kwargs) -> None:
+    """On login (connected to user_logged_in), so that a fresh session's first page writes nothing more."""
+    request.session[LAST_SEEN] = int(time.time())
+
+
+class IdleSessionTimeout:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        # No session cookie: nobody logged in, and no session to load just to find that out.
+        if settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated:
+            now = int(time.time())
+            last = request.session.get(LAST_SEEN)
+            if last is not None and now - last > settings.DOGCASE_SESSION_IDLE_SECONDS:
+                logout(request)  # the view then sees an anonymous user: the login page, or the API's 401
+                request.session[IDLE_LOGOUT] = True
+            elif last is None or now - last >= WRITE_EVERY_SECONDS:
+                request.session[LAST_SEEN] = now
+        return self.get_response(request)
