@@ -8,11 +8,12 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv run test test-sqlite test-postgres bench lint fmt pg-start pg-stop browsers clean
+.PHONY: help venv run serve test test-sqlite test-postgres bench lint fmt pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
+	@echo "make serve      production: gunicorn (DEBUG=False) + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
 	@echo "make test       lint, then the tests on SQLite and on PostgreSQL (browser tests included)"
 	@echo "make bench      run the benchmarks (bench/run.py)"
 	@echo "make lint       ruff check + ruff format --check"
@@ -41,6 +42,9 @@ run: venv
 	$(PY) manage.py seed_demo
 	@echo "Serving on http://$(RUNSERVER_ADDR)/ (log in with one of the demo logins above)"
 	VENV=$(VENV) RUNSERVER_ADDR=$(RUNSERVER_ADDR) scripts/run.sh
+
+serve: venv
+	VENV=$(VENV) scripts/serve.sh
 
 lint: venv
 	$(VENV)/bin/ruff check .
