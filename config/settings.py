@@ -232,8 +232,6 @@ if envbool("SECURE_PROXY_SSL", "False"):
 # Production: HTTPS, the health check, stored files and logs (docs/deploy.md). Kept in one block on purpose.
 
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", str(not DEBUG))
-# The load balancer's health check may come over plain HTTP on the private network.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000")
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", str(not DEBUG))
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "False")
@@ -243,7 +241,8 @@ if not SECURE_HSTS_PRELOAD:
     # other service on that domain to HTTPS for good: a decision for its owner, not a default (docs/deploy.md).
     SILENCED_SYSTEM_CHECKS.append("security.W021")
 
-# /healthz answers before the host check (a load balancer asks by address) and every request is logged once.
+# /healthz answers before the host check and the HTTPS redirect (a load balancer asks by address, over plain
+# HTTP on the private network); every other request is logged once.
 MIDDLEWARE = ["dogcase.ops.health.HealthCheck", "dogcase.ops.logs.RequestLog", *MIDDLEWARE]
 
 DOGCASE_STORAGE = os.getenv("DOGCASE_STORAGE", "local")

@@ -22,11 +22,14 @@ def test_healthz_says_the_database_answers_and_the_packs_are_loaded(client):
 
 
 @pytest.mark.django_db
-def test_healthz_answers_a_load_balancer_that_asks_by_address(client, settings):
+def test_healthz_answers_a_load_balancer_that_asks_by_address_over_plain_http(client, settings):
     settings.ALLOWED_HOSTS = ["dogcase.example.org"]
+    settings.SECURE_SSL_REDIRECT = True
 
     assert client.get("/healthz", HTTP_HOST="10.0.0.7:8000").status_code == 200
-    assert client.get("/law/", HTTP_HOST="10.0.0.7:8000").status_code == 400  # only the health check
+    # only the health check: any other page is refused by address and redirected to HTTPS by name
+    assert client.get("/law/", HTTP_HOST="10.0.0.7:8000").status_code == 400
+    assert client.get("/law/", HTTP_HOST="dogcase.example.org").status_code == 301
 
 
 class BrokenConnection:
