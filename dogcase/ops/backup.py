@@ -190,6 +190,8 @@ def backup(directory: Path, *, using: str = "default") -> dict[str, Any]:
     if directory.exists() and any(directory.iterdir()):
         raise BackupRefused(f"{directory} is not empty: back up into a new folder")
     directory.mkdir(parents=True, exist_ok=True)
+    # People's names, addresses and evidence: readable by the owner of the backup only.
+    directory.chmod(0o700)
     taken_at = dt.datetime.now(tz=dt.UTC)
     snap = _snapshot(directory, using)
 

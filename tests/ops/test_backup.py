@@ -116,6 +116,7 @@ def test_a_backup_restores_into_a_fresh_database_and_folder_with_equal_rows_file
     assert live_counts["cases_event"] > 100  # the demo data is there, at every stage
 
     manifest = backup(tmp_path / "backup")
+    assert (tmp_path / "backup").stat().st_mode & 0o077 == 0  # no one else reads people's records
     assert manifest["problems"] == []
     assert manifest["tables"] == live_counts
     assert len(manifest["files"]) == 2
