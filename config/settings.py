@@ -274,8 +274,9 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "stream": "ext://sys.stdout",
-            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+            # JSON lines on stdout for the journal or the log collector; text stays on stderr in development,
+            # apart from the JSON answers the `dogcase` command writes to stdout.
+            **({"formatter": "json", "stream": "ext://sys.stdout"} if LOG_FORMAT == "json" else {}),
         }
     },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
