@@ -22,8 +22,9 @@ current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("reques
 # (too long, odd characters) is replaced rather than written into the log.
 VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
-# Attributes every LogRecord has; whatever else a caller put in `extra` is written out as a field.
-_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+# Attributes every LogRecord has; whatever else a caller put in `extra` is written out as a field, except
+# Django's `request` (its text carries the query string) and the socket django.server puts there.
+_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "request"}
 
 
 class JsonFormatter(logging.Formatter):

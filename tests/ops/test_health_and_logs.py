@@ -108,3 +108,22 @@ def test_json_formatter_writes_one_object_with_the_extra_fields():
         "status": 200,
         "user_id": 7,
     }
+
+
+def test_an_error_logged_by_django_does_not_write_out_the_request_and_its_query(rf):
+    request = rf.get("/search/?q=Jane+Smith")
+    record = logging.makeLogRecord(
+        {
+            "name": "django.request",
+            "levelname": "ERROR",
+            "msg": "Internal Server Error: %s",
+            "args": ("/search/",),
+        }
+    )
+    record.request = request
+    record.status_code = 500
+
+    line = json.loads(JsonFormatter().format(record))
+
+    assert "Smith" not in json.dumps(line)
+    assert line["status_code"] == 500 and line["message"] == "Internal Server Error: /search/"
