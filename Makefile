@@ -8,12 +8,14 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv run test test-sqlite test-postgres bench bench-sweep bench-pages bench-api lint fmt pg-start pg-stop browsers clean
+.PHONY: help venv run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api lint fmt pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
-	@echo "make test       lint, then the tests on SQLite and on PostgreSQL (browser tests included)"
+	@echo "make serve      production: gunicorn (DEBUG=False) + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
+	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
+	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
 	@echo "make bench      run the benchmarks (bench/run.py)"
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
 	@echo "make bench-pages  the staff pages at 10,000 and 100,000 dogs (bench/pages.py)"
@@ -45,6 +47,18 @@ run: venv
 	@echo "Serving on http://$(RUNSERVER_ADDR)/ (log in with one of the demo logins above)"
 	VENV=$(VENV) RUNSERVER_ADDR=$(RUNSERVER_ADDR) scripts/run.sh
 
+serve: venv
+	VENV=$(VENV) scripts/serve.sh
+
+# The production settings (docs/deploy.md) behind a TLS proxy, with a throwaway key and folder.
+check-deploy: venv
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	env DEBUG=False SECRET_KEY="check-deploy-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n')" \
+		DOGCASE_AUDIT_KEY="check-deploy-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n')" \
+		ALLOWED_HOSTS=dogcase.example.org CSRF_TRUSTED_ORIGINS=https://dogcase.example.org \
+		SECURE_PROXY_SSL=True DOGCASE_VAR_DIR="$$tmp" \
+		$(PY) manage.py check --deploy --fail-level WARNING
+
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -53,7 +67,7 @@ fmt: venv
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-test: lint browsers
+test: lint check-deploy browsers
 	scripts/test-sqlite.sh
 	scripts/test-postgres.sh
 

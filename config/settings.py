@@ -15,6 +15,18 @@ Environment variables (all optional in development):
     DOGCASE_MAX_UPLOAD_BYTES  largest evidence/proof file accepted (default 10 MiB).
     DOGCASE_AUDIT_KEY     the audit chain's key (HMAC-SHA256), at least 32 characters, kept outside the database;
                           required when DEBUG is False (or DOGCASE_AUDIT_KEY_FILE: a file holding it).
+
+Production (docs/deploy.md; the defaults follow DEBUG, so DEBUG=False alone is already strict):
+
+    SECURE_SSL_REDIRECT   True/False: redirect http:// to https:// (default: not DEBUG).
+    SECURE_HSTS_SECONDS   Strict-Transport-Security max-age (default 31536000 when DEBUG is False, else 0).
+    SECURE_HSTS_INCLUDE_SUBDOMAINS  True/False (default: not DEBUG).
+    SECURE_HSTS_PRELOAD   True/False (default False: joining browsers' preload list is the domain owner's call).
+    DOGCASE_STORAGE       "local" (MEDIA_ROOT, the default) or "s3" (django-storages, an optional extra).
+    DOGCASE_S3_BUCKET, DOGCASE_S3_ENDPOINT_URL, DOGCASE_S3_REGION  the S3-compatible store when DOGCASE_STORAGE=s3
+                          (credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, read by boto3 itself).
+    LOG_FORMAT            "json" (one JSON object a line; default when DEBUG is False) or "text".
+    LOG_LEVEL             default INFO.
 """
 
 import os
@@ -79,6 +91,9 @@ else:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is False")
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1" if DEBUG else "")
+if not DEBUG and not ALLOWED_HOSTS:
+    # Otherwise every request would be refused with a 400 that says nothing about why.
+    raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is False, e.g. dogcase.example.org")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -197,7 +212,11 @@ elif not DEBUG and (DOGCASE_AUDIT_KEY == DEVELOPMENT_AUDIT_KEY or len(DOGCASE_AU
     )
 
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Evidence and proof files; see "Production" below for an S3-compatible store.
+    "default": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"file_permissions_mode": 0o444},
+    },
     "staticfiles": {
         # Hashed names need `collectstatic`, which production runs and development does not.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -231,11 +250,65 @@ SECURE_REFERRER_POLICY = "same-origin"
 if envbool("SECURE_PROXY_SSL", "False"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+
+# ------------------------------------------------------------------------------------------------------------
+# Production: HTTPS, the health check, stored files and logs (docs/deploy.md). Kept in one block on purpose.
+
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", str(not DEBUG))
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", str(not DEBUG))
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "False")
+SILENCED_SYSTEM_CHECKS = []
+if not SECURE_HSTS_PRELOAD:
+    # check --deploy asks for preload; putting a city's domain on the browsers' preload list binds every
+    # other service on that domain to HTTPS for good: a decision for its owner, not a default (docs/deploy.md).
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+
+# /healthz answers before the host check and the HTTPS redirect (a load balancer asks by address, over plain
+# HTTP on the private network); every other request is logged once.
+MIDDLEWARE = ["dogcase.ops.health.HealthCheck", "dogcase.ops.logs.RequestLog", *MIDDLEWARE]
+
+DOGCASE_STORAGE = os.getenv("DOGCASE_STORAGE", "local")
+if DOGCASE_STORAGE == "s3":
+    # django-storages is an optional extra (pip install "django-storages[s3]"); nothing else changes.
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.getenv("DOGCASE_S3_BUCKET", ""),
+            "endpoint_url": os.getenv("DOGCASE_S3_ENDPOINT_URL") or None,
+            "region_name": os.getenv("DOGCASE_S3_REGION") or None,
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+    if not STORAGES["default"]["OPTIONS"]["bucket_name"]:
+        raise ImproperlyConfigured("DOGCASE_STORAGE=s3 needs DOGCASE_S3_BUCKET")
+elif DOGCASE_STORAGE != "local":
+    raise ImproperlyConfigured(f"Unexpected value DOGCASE_STORAGE={DOGCASE_STORAGE!r}, use 'local' or 's3'")
+
+LOG_FORMAT = os.getenv("LOG_FORMAT", "text" if DEBUG else "json")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"Unexpected value LOG_FORMAT={LOG_FORMAT!r}, use 'json' or 'text'")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "dogcase.ops.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            # JSON lines on stdout for the journal or the log collector; text stays on stderr in development,
+            # apart from the JSON answers the `dogcase` command writes to stdout.
+            **({"formatter": "json", "stream": "ext://sys.stdout"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
+    # Every request is logged once by dogcase.ops.logs (with its id, user, status and duration); Django's
+    # own request and server loggers would log errors a second time without them.
+    "loggers": {
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
 
 # ------------------------------------------------------------------------------------------------------------

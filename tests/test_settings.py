@@ -37,7 +37,15 @@ def _settings_in_production(tmp_path, **env):
     import sys
 
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DOGCASE_AUDIT_KEY", "DEBUG"))}
-    base.update({"DEBUG": "False", "SECRET_KEY": "s" * 50, "DOGCASE_VAR_DIR": str(tmp_path), **env})
+    base.update(
+        {
+            "DEBUG": "False",
+            "SECRET_KEY": "s" * 50,
+            "ALLOWED_HOSTS": "dogcase.example.org",
+            "DOGCASE_VAR_DIR": str(tmp_path),
+            **env,
+        }
+    )
     return subprocess.run(  # noqa: S603 - our own interpreter and module
         [sys.executable, "-c", "import config.settings as s; print(len(s.DOGCASE_AUDIT_KEY))"],
         env=base,

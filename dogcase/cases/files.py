@@ -1,13 +1,17 @@
 """Uploaded evidence and proof: checked by content (not by the name or the browser's word), stored once under
-its SHA-256, never overwritten."""
+its SHA-256, never overwritten.
+
+The bytes go through Django's storage API (the "default" entry of STORAGES): a local folder (MEDIA_ROOT) by
+default, an S3-compatible store when configured (docs/deploy.md), with no change here.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import os
-from pathlib import Path
 
 from django.conf import settings
+from django.core.files.base import ContentFile, File
+from django.core.files.storage import storages
 
 # What a city accepts as evidence or proof, recognised by the first bytes of the file.
 SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
@@ -54,22 +58,19 @@ def read_upload(upload, field: str) -> tuple[bytes, str, str]:
 
 
 def write_blob(data: bytes, ext: str) -> tuple[str, str]:
-    """Write the bytes under their hash (once); return (sha256, path relative to MEDIA_ROOT)."""
+    """Write the bytes under their hash (once); return (sha256, the name in the storage)."""
     digest = hashlib.sha256(data).hexdigest()
-    relative = f"{digest[:2]}/{digest}{ext}"
-    target = Path(settings.MEDIA_ROOT) / relative
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(target.suffix + f".{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
-        target.chmod(0o444)
-    return digest, relative
+    name = f"{digest[:2]}/{digest}{ext}"
+    storage = storages["default"]
+    if not storage.exists(name):
+        saved = storage.save(name, ContentFile(data))
+        if saved != name:
+            # Another upload of the same bytes won the race: the storage kept both under two names; the
+            # first one is the file, and the same bytes are never written over it.
+            storage.delete(saved)
+    return digest, name
 
 
-def blob_path(relative: str) -> Path:
-    root = Path(settings.MEDIA_ROOT).resolve()
-    path = (root / relative).resolve()
-    if root not in path.parents:
-        raise ValueError("stored file path leaves the media directory")
-    return path
+def open_blob(name: str) -> File:
+    """The stored file, open for reading (OSError or FileNotFoundError when the storage lacks it)."""
+    return storages["default"].open(name, "rb")

@@ -99,9 +99,8 @@ def verify_files(problems: _Problems) -> int:
                 event=by_event[1],
             )
         try:
-            path = file_store.blob_path(f.path)
             digest = hashlib.sha256()
-            with open(path, "rb") as stream:
+            with file_store.open_blob(f.path) as stream:
                 for chunk in iter(lambda: stream.read(1 << 20), b""):
                     digest.update(chunk)
         except (OSError, ValueError) as exc:

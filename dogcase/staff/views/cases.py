@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, SuspiciousFileOperation
 from django.http import FileResponse, Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -526,9 +526,8 @@ def _parse_correction(text: str, current, tz):
 def download(request, pk: int):
     stored = in_cities(StoredFile.objects.all(), request.user, pk=pk)
     try:
-        path = file_store.blob_path(stored.path)
-        handle = open(path, "rb")  # noqa: SIM115 — FileResponse closes it
-    except (ValueError, OSError):
+        handle = file_store.open_blob(stored.path)  # FileResponse closes it
+    except (OSError, SuspiciousFileOperation):
         raise Http404("The stored file is missing.") from None
     inline = stored.content_type.startswith("image/")
     response = FileResponse(

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `make serve`: the production server — gunicorn with DEBUG=False, and the daily sweep beside it; when either
+# stops, the other is stopped too and the script exits with its status. On a server, run the two as the
+# systemd units in docs/deploy.md instead (they restart each on its own). Needs SECRET_KEY and ALLOWED_HOSTS
+# (and the rest of the production environment, docs/deploy.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+export DEBUG=False
+: "${SECRET_KEY:?set SECRET_KEY (e.g. from a file only the service can read); see docs/deploy.md}"
+: "${ALLOWED_HOSTS:?set ALLOWED_HOSTS, e.g. dogcase.example.org; see docs/deploy.md}"
+
+"$VENV/bin/python" manage.py check --deploy
+"$VENV/bin/dogcase" law check >/dev/null
+"$VENV/bin/python" manage.py migrate --noinput
+"$VENV/bin/python" manage.py collectstatic --noinput --verbosity 0
+
+"$VENV/bin/dogcase" sweep --every 86400 &
+sweep=$!
+"$VENV/bin/gunicorn" --config config/gunicorn.py &
+web=$!
+trap 'kill $web $sweep 2>/dev/null || true' EXIT INT TERM
+status=0
+wait -n $web $sweep || status=$?
+exit "$status"
