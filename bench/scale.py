@@ -105,6 +105,7 @@ def ensure_seeded(args) -> tuple[str, dict | None]:
             f"--incidents={args.incidents}",
             f"--cases={args.cases}",
             f"--seed={args.seed}",
+            f"--workers={args.seed_workers}",
         ],
         cwd=ROOT,
         env=env,
@@ -556,6 +557,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--incidents", type=int, default=100_000)
     parser.add_argument("--cases", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed-workers", type=int, default=os.cpu_count() or 1, help="processes that play the seeded cases"
+    )
     parser.add_argument("--reps", type=int, default=20, help="requests per page (fewer when a page is slow)")
     parser.add_argument(
         "--page-budget", type=float, default=10.0, help="seconds per page at most (3 requests at least)"

@@ -14,6 +14,7 @@ and the same stages (dates are relative to the day it runs, as in the demo data)
 from __future__ import annotations
 
 import datetime as dt
+import multiprocessing as mp
 import os
 import random
 import time
@@ -23,7 +24,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from dogcase.cases import acts, demo
@@ -147,9 +148,18 @@ def staff_users() -> dict[str, Any]:
 
 
 def seed_scale(
-    *, dogs: int, incidents: int, cases: int, seed: int = 1, sweep: bool = True, batch: int = 5000, out=None
+    *,
+    dogs: int,
+    incidents: int,
+    cases: int,
+    seed: int = 1,
+    sweep: bool = True,
+    batch: int = 5000,
+    workers: int = 1,
+    out=None,
 ) -> ScaleReport:
-    """Build the data set into an empty database (users may exist; records may not)."""
+    """Build the data set into an empty database (users may exist; records may not). `workers` > 1 plays the
+    cases in that many processes (PostgreSQL only)."""
     for name, value in (("dogs", dogs), ("incidents", incidents), ("cases", cases)):
         if value < 0:
             raise SeedError(f"--{name}: must be 0 or more")
@@ -159,6 +169,10 @@ def seed_scale(
         raise SeedError(f"--cases: each case needs its own dog (give --dogs at least {cases * len(CITIES)})")
     if incidents and not dogs:
         raise SeedError("--incidents: an incident needs a dog (give --dogs)")
+    if workers < 1:
+        raise SeedError("--workers: must be 1 or more")
+    if workers > 1 and connection.vendor == "sqlite":
+        raise SeedError("--workers: SQLite takes one writer at a time; give --workers 1")
     if Dog.objects.exists() or Incident.objects.exists() or Case.objects.exists():
         raise SeedError("the database already has records: seed_scale builds into an empty database")
     for city in CITIES:
@@ -192,6 +206,10 @@ def seed_scale(
     case_incidents = _bulk_incidents(rng, incidents, plans, dog_ids, users["officer"], now, batch, report)
     report.seconds["incidents"] = time.perf_counter() - started
     say(f"seed_scale: incidents {report.counts['incidents']} ({report.seconds['incidents']:.1f} s)")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "ANALYZE"
+        )  # the planner's statistics of the bulk-loaded tables, before the acts query them
 
     with transaction.atomic():
         for city in CITIES:
@@ -207,13 +225,15 @@ def seed_scale(
             )
 
     started = time.perf_counter()
+    jobs = list(zip(plans, case_incidents, strict=True))
     step = max(1, cases // 10)
-    for i, (plan, incident_id) in enumerate(zip(plans, case_incidents, strict=True)):
-        case = play_case(plan, incident_id, users)
-        report.stages[f"{plan.city}: {case.stage}"] += 1
-        if (i + 1) % step == 0:
-            rate = (i + 1) / (time.perf_counter() - started)
-            say(f"seed_scale: cases {i + 1}/{cases} ({rate:.0f} cases/s)")
+    done = 0
+    for stages in _play_all(jobs, users, workers):
+        report.stages.update(stages)
+        before, done = done, done + len(stages)
+        if done // step > before // step:
+            rate = done / (time.perf_counter() - started)
+            say(f"seed_scale: cases {done}/{cases} ({rate:.0f} cases/s)")
     report.seconds["cases"] = time.perf_counter() - started
     report.counts["cases"] = cases
     report.counts["events"] = Event.objects.count()
@@ -223,6 +243,30 @@ def seed_scale(
         acts.sweep()
         report.seconds["sweep"] = time.perf_counter() - started
     return report
+
+
+def _play_all(jobs: list[tuple[CasePlan, int]], users: dict[str, Any], workers: int):
+    """Play the cases, yielding the stages reached, a case or a chunk at a time. With several workers
+    (PostgreSQL), chunks are played in forked processes: the same cases and stages, but the order in which
+    cases draw their numbers and events their sequence then varies from run to run."""
+    if workers <= 1:
+        for plan, incident_id in jobs:
+            yield [f"{plan.city}: {play_case(plan, incident_id, users).stage}"]
+        return
+    connections.close_all()  # each forked worker opens its own
+    chunks = [jobs[i : i + 25] for i in range(0, len(jobs), 25)]
+    with mp.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap_unordered(_play_chunk, chunks)
+
+
+def _play_chunk(jobs: list[tuple[CasePlan, int]]) -> list[str]:
+    users = {
+        u.username: u for u in get_user_model().objects.filter(username__in=[r.demo_username for r in ROLES])
+    }
+    try:
+        return [f"{plan.city}: {play_case(plan, incident_id, users).stage}" for plan, incident_id in jobs]
+    finally:
+        connections.close_all()
 
 
 def _ago(now: dt.datetime, rng: random.Random, max_days: int) -> dt.datetime:

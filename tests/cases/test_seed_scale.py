@@ -107,6 +107,7 @@ def test_the_same_seed_builds_the_same_data_set_and_another_seed_another():
         ({"dogs": 0, "incidents": 5, "cases": 0}, "--incidents"),
         ({"dogs": -1, "incidents": 0, "cases": 0}, "--dogs"),
         ({"dogs": 10, "incidents": 1, "cases": 0, "batch": 0}, "--batch"),
+        ({"dogs": 10, "incidents": 1, "cases": 0, "workers": 0}, "--workers"),
     ],
 )
 def test_a_data_set_that_cannot_be_built_is_refused_naming_the_option(options, field):
@@ -129,3 +130,23 @@ def test_a_story_date_moves_back_at_the_same_local_time():
     assert shifted("2026-03-10T14:00:00-05:00", 5) == "2026-03-05T14:00:00-06:00"
     assert shifted("BL-DD-2026-01", 3) == "BL-DD-2026-01"
     assert shifted(["a"], 3) == ["a"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cases_played_by_several_processes_reach_the_same_stages():
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        with pytest.raises(CommandError, match="--workers"):
+            seed(dogs=100, incidents=8, cases=4, workers=2)
+        return
+    one = seed(dogs=400, incidents=60, cases=24, seed=9, workers=1, no_sweep=True)
+    first = fingerprint()
+    call_command("flush", interactive=False, verbosity=0)
+    two = seed(dogs=400, incidents=60, cases=24, seed=9, workers=2, no_sweep=True)
+    again = fingerprint()
+    assert two["stages"] == one["stages"]
+    assert again["counts"] == first["counts"] and again["dogs"] == first["dogs"]
+    # the same cases, numbered in the order the processes reached them
+    assert sorted(c[1:] for c in again["cases"]) == sorted(c[1:] for c in first["cases"])
+    assert verify_chain().ok

@@ -18,6 +18,12 @@ class Command(BaseCommand):
         parser.add_argument("--cases", type=int, default=20_000)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--batch", type=int, default=5000, help="rows per bulk insert")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=1,
+            help="processes that play the cases (PostgreSQL); the same cases and stages, in another order",
+        )
         parser.add_argument("--no-sweep", action="store_true", help="leave the sweep to the caller")
 
     def handle(self, *args, **options):
@@ -31,6 +37,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 sweep=not options["no_sweep"],
                 batch=options["batch"],
+                workers=options["workers"],
                 out=self.stderr,
             )
         except SeedError as exc:
