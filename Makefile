@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api lint fmt pg-start pg-stop browsers clean
+.PHONY: help venv run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-scale bench-scale-stop lint fmt pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
@@ -20,6 +20,8 @@ help:
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
 	@echo "make bench-pages  the staff pages at 10,000 and 100,000 dogs (bench/pages.py)"
 	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
+	@echo "make bench-scale  the statewide benchmarks on their own PostgreSQL (bench/scale.py; SCALE_DOGS=...)"
+	@echo "make bench-scale-stop  stop that PostgreSQL and remove its cached data sets"
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make fmt        ruff format + ruff check --fix"
 	@echo "make pg-start   start the throwaway PostgreSQL cluster; make pg-stop removes it"
@@ -87,6 +89,20 @@ bench-pages: venv
 	$(PY) bench/pages.py
 bench-api: venv
 	$(PY) bench/api_classify.py
+# The full statewide size by default; e.g. `make bench-scale SCALE_DOGS=100000 SCALE_INCIDENTS=10000
+# SCALE_CASES=2000` for a quicker run. The cluster and its seeded data sets are kept for the next run.
+SCALE_DOGS ?= 1000000
+SCALE_INCIDENTS ?= 100000
+SCALE_CASES ?= 20000
+SCALE_SEED ?= 1
+SCALE_PG := DOGCASE_PG_PORT=54344 DOGCASE_PG_DIR=/tmp/dogcase-pg-scale
+
+bench-scale: venv
+	$(SCALE_PG) $(PY) bench/scale.py --dogs $(SCALE_DOGS) --incidents $(SCALE_INCIDENTS) \
+		--cases $(SCALE_CASES) --seed $(SCALE_SEED)
+
+bench-scale-stop:
+	@$(SCALE_PG) scripts/pg.sh stop
 
 pg-start:
 	@scripts/pg.sh start

@@ -3,7 +3,8 @@
 #
 # Listens only on 127.0.0.1 (port DOGCASE_PG_PORT, default 54329), trust auth on loopback, database and
 # role "dogcase" (the role may create databases, for pytest-django's test database). The cluster lives in
-# DOGCASE_PG_DIR (default /tmp/dogcase-pg-PORT) and `stop` removes it. initdb refuses to run as root, so
+# DOGCASE_PG_DIR (default /tmp/dogcase-pg-PORT) and `stop` removes it; with DOGCASE_PG_KEEP=1, `start` starts
+# a stopped cluster found there again instead of starting over (make bench-scale keeps its data sets so). initdb refuses to run as root, so
 # as root the cluster belongs to the "postgres" OS user; as anyone else it belongs to that user.
 set -euo pipefail
 
@@ -47,26 +48,9 @@ is_running() {
     [[ -f "$data/postmaster.pid" ]] && as_owner "$(pg_bindir)/pg_ctl" -D "$data" status >/dev/null 2>&1
 }
 
-start() {
-    ensure_installed
-    local bin
-    bin="$(pg_bindir)"
-    if is_running; then
-        log "already running on 127.0.0.1:$port"
-        echo "$url"
-        return
-    fi
-    # A leftover folder from a killed run: start over.
-    rm -rf "$dir"
-    mkdir -p "$dir"
-    if [[ $(id -u) -eq 0 ]]; then
-        chown postgres: "$dir"
-    fi
-    as_owner "$bin/initdb" -D "$data" -U postgres --auth-local=trust --auth-host=trust \
-        -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || {
-        cat "$dir/initdb.log" >&2
-        exit 1
-    }
+# Start the server on the cluster in $data and wait until it accepts connections.
+launch() {
+    local bin="$1"
     # Test-only cluster: durability settings off for speed; the socket stays inside the cluster folder.
     as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 \
         -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
@@ -85,6 +69,37 @@ start() {
         cat "$dir/server.log" >&2
         exit 1
     }
+}
+
+start() {
+    ensure_installed
+    local bin
+    bin="$(pg_bindir)"
+    if is_running; then
+        log "already running on 127.0.0.1:$port"
+        echo "$url"
+        return
+    fi
+    # DOGCASE_PG_KEEP=1: a cluster left stopped (a reboot) is started again with its databases.
+    if [[ "${DOGCASE_PG_KEEP:-0}" == 1 && -f "$data/PG_VERSION" ]]; then
+        rm -f "$data/postmaster.pid"
+        launch "$bin"
+        log "ready on 127.0.0.1:$port (kept cluster in $dir)"
+        echo "$url"
+        return
+    fi
+    # A leftover folder from a killed run: start over.
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    if [[ $(id -u) -eq 0 ]]; then
+        chown postgres: "$dir"
+    fi
+    as_owner "$bin/initdb" -D "$data" -U postgres --auth-local=trust --auth-host=trust \
+        -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || {
+        cat "$dir/initdb.log" >&2
+        exit 1
+    }
+    launch "$bin"
     "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
         -c "CREATE ROLE dogcase LOGIN CREATEDB" \
         -c "CREATE DATABASE dogcase OWNER dogcase" >/dev/null

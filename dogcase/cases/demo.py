@@ -655,7 +655,12 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
         at=start,
     )
     case = acts.open_case(incident=incident, dog=dog, actor=officer, at=start)
-    for step_id, who, days, inputs in story.steps:
+    return play_steps(case, story.steps, users)
+
+
+def play_steps(case: Case, steps, users: dict[str, Any]) -> Case:
+    """Take a story's steps on its case through `acts.take_step`, each at 11:00 on its day (days ago)."""
+    for step_id, who, days, inputs in steps:
         if inputs.get("proofs") == ALL_CONDITIONS:
             inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, _local(days, 11))}
         inputs = with_complete_notices(case, step_id, _local(days, 11), inputs)

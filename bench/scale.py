@@ -1,0 +1,647 @@
+"""`make bench-scale`: dogcase at statewide scale, on its own PostgreSQL cluster, measured side by side.
+
+1. Starts a PostgreSQL cluster of its own (scripts/pg.sh with DOGCASE_PG_PORT=54344,
+   DOGCASE_PG_DIR=/tmp/dogcase-pg-scale, kept between runs) and builds the data set with
+   `manage.py seed_scale` into a database named after its parameters and the migrations. A database already
+   seeded with the same parameters is reused; each run works on a fresh copy of it (CREATE DATABASE ...
+   TEMPLATE), so every run starts from the same rows.
+2. The daily sweep (`dogcase sweep --at T`, in this process) once to catch up, once with nothing changed, and
+   once after an act on 1% of the cases, each beside a raw SQL query that finds the overdue obligations at the
+   same instant T; the two sets must be equal.
+3. Pages by URL through Django's test Client, logged in as the demo user of each role: every role's dashboard,
+   then (as the officer) the case, dog, person and incident pages, the lists (first and deep page), search
+   (a surname, a dog's name) and the Law page: p50/p95 server time, bytes, queries.
+4. Acts per second with 1, 4 and 8 writers, each in its own process, each on its own cases (open a case for
+   an incident, then declare or classify the dog).
+
+Prints a table and writes var/bench-scale.json. Reports, never gates: the exit status is 0 unless the run
+itself fails (the sweep and the raw query disagreeing is a failure). `scripts/pg.sh stop` with the same
+DOGCASE_PG_PORT/DOGCASE_PG_DIR removes the cluster and its cached data sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import hashlib
+import io
+import json
+import multiprocessing as mp
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PG_PORT = os.getenv("DOGCASE_PG_PORT", "54344")
+PG_DIR = os.getenv("DOGCASE_PG_DIR", "/tmp/dogcase-pg-scale")  # noqa: S108 - a throwaway local cluster
+RUN_DB = "dogcase_scale_run"
+ROLE_USERS = ("officer", "police", "clerk", "hearing", "council", "auditor", "admin")
+WRITERS = (1, 4, 8)
+
+# ------------------------------------------------------------------------------------------ the database
+
+
+def pg_env() -> dict[str, str]:
+    return {**os.environ, "DOGCASE_PG_PORT": PG_PORT, "DOGCASE_PG_DIR": PG_DIR, "DOGCASE_PG_KEEP": "1"}
+
+
+def start_cluster() -> None:
+    subprocess.run(
+        [str(ROOT / "scripts" / "pg.sh"), "start"], env=pg_env(), check=True, stdout=subprocess.DEVNULL
+    )
+
+
+def db_url(name: str) -> str:
+    return f"postgres://dogcase@127.0.0.1:{PG_PORT}/{name}"
+
+
+def admin():
+    import psycopg
+
+    return psycopg.connect(f"postgresql://postgres@127.0.0.1:{PG_PORT}/postgres", autocommit=True)
+
+
+def seeded_name(args) -> str:
+    """The cached data set's database: its parameters, and a digest of the code that shapes its rows."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "dogcase").glob("*/migrations/*.py")) + [ROOT / "dogcase/cases/scale.py"]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return f"scale_d{args.dogs}_i{args.incidents}_c{args.cases}_s{args.seed}_{digest.hexdigest()[:10]}"
+
+
+def ensure_seeded(args) -> tuple[str, dict | None]:
+    """The seeded database's name and, when this run built it, seed_scale's report."""
+    name = seeded_name(args)
+    marker = "seeded by bench/scale.py"
+    with admin() as conn:
+        row = conn.execute(
+            "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s", [name]
+        ).fetchone()
+        if row is not None and row[0] == marker:
+            print(f"bench-scale: reusing the data set in database {name}", flush=True)
+            return name, None
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}" OWNER dogcase')
+    env = {**os.environ, "DATABASE_URL": db_url(name), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    py = sys.executable
+    print(f"bench-scale: building the data set into database {name}", flush=True)
+    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    started = time.perf_counter()
+    out = subprocess.run(
+        [
+            py,
+            "manage.py",
+            "seed_scale",
+            f"--dogs={args.dogs}",
+            f"--incidents={args.incidents}",
+            f"--cases={args.cases}",
+            f"--seed={args.seed}",
+            f"--workers={args.seed_workers}",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout
+    report = json.loads(out)
+    report["wall_seconds"] = round(time.perf_counter() - started, 1)
+    with admin() as conn:
+        conn.execute(f"COMMENT ON DATABASE \"{name}\" IS '{marker}'")
+    return name, report
+
+
+def fresh_copy(seeded: str) -> None:
+    with admin() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{RUN_DB}" TEMPLATE "{seeded}" OWNER dogcase')
+    import psycopg
+
+    with psycopg.connect(f"postgresql://dogcase@127.0.0.1:{PG_PORT}/{RUN_DB}", autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+
+
+def setup_django(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    # No query log and no debug pages while measuring (static files stay as in development: no manifest).
+    settings.DEBUG = False
+
+
+# ------------------------------------------------------------------------------------------ measurement
+
+
+class QueryCount:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.n += 1
+        return execute(sql, params, many, context)
+
+
+@contextlib.contextmanager
+def counting():
+    from django.db import connection
+
+    counter = QueryCount()
+    with connection.execute_wrapper(counter):
+        yield counter
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return ordered[0]
+    k = (len(ordered) - 1) * p
+    lo = int(k)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+# ------------------------------------------------------------------------------------------------ sweep
+
+RAW_OVERDUE = """
+SELECT o.case_id, o.deadline_id
+FROM cases_obligation o JOIN cases_case c ON c.id = o.case_id
+WHERE c.status = 'open' AND o.kind = 'due' AND o.status IN ('open', 'overdue')
+  AND ((o.due_at IS NOT NULL AND o.due_at < %(at)s)
+       OR (o.due_at IS NULL AND o.due_date < %(today)s))
+"""
+
+
+def raw_overdue(at: dt.datetime) -> tuple[set, float]:
+    """The obligations past their time at `at`, straight from the rows: the floor a sweep is compared to."""
+    from django.db import connection
+    from django.utils import timezone
+
+    started = time.perf_counter()
+    with connection.cursor() as cur:
+        cur.execute(RAW_OVERDUE, {"at": at, "today": timezone.localtime(at).date()})
+        rows = set(cur.fetchall())
+    return rows, time.perf_counter() - started
+
+
+def swept_overdue() -> set:
+    from dogcase.cases.models import Obligation
+
+    return set(
+        Obligation.objects.filter(case__status="open", status="overdue").values_list("case_id", "deadline_id")
+    )
+
+
+def run_sweep(at: dt.datetime) -> dict:
+    """`dogcase sweep --at AT`, in this process (the packs already loaded), timed with its query count."""
+    from dogcase import cli
+
+    buf = io.StringIO()
+    with counting() as q, contextlib.redirect_stdout(buf):
+        started = time.perf_counter()
+        status = cli.main(["sweep", "--at", at.isoformat()])
+        seconds = time.perf_counter() - started
+    if status:
+        raise SystemExit(f"dogcase sweep failed ({status}): {buf.getvalue()}")
+    text = buf.getvalue().strip()
+    try:
+        report = json.loads(text)
+    except ValueError:
+        report = {"output": text[-500:]}
+    return {"seconds": seconds, "queries": q.n, "report": report}
+
+
+def sweep_round(label: str, raw_reps: int) -> dict:
+    from django.utils import timezone
+
+    at = timezone.now()
+    times = []
+    for _ in range(raw_reps):
+        raw, seconds = raw_overdue(at)
+        times.append(seconds)
+    sweep = run_sweep(at)
+    after = swept_overdue()
+    same = raw == after
+    row = {
+        "label": label,
+        "at": at.isoformat(),
+        "raw_seconds": statistics.median(times),
+        "sweep_seconds": sweep["seconds"],
+        "sweep_queries": sweep["queries"],
+        "ratio": sweep["seconds"] / max(statistics.median(times), 1e-9),
+        "overdue": len(after),
+        "same_set": same,
+        "only_raw": len(raw - after),
+        "only_sweep": len(after - raw),
+        "sweep_report": sweep["report"],
+    }
+    print(
+        f"  {label}: sweep {sweep['seconds']:.2f} s ({sweep['queries']} queries), raw query "
+        f"{row['raw_seconds'] * 1000:.1f} ms, {len(after)} overdue, same set: {same}",
+        flush=True,
+    )
+    return row
+
+
+def touch_cases(fraction: float) -> dict:
+    """An act on `fraction` of the cases: declare the dogs of Battle Lake cases still at "Case opened"."""
+    from django.contrib.auth import get_user_model
+
+    from dogcase.cases import acts
+    from dogcase.cases.models import Case
+
+    officer = get_user_model().objects.get(username="officer")
+    want = max(1, round(Case.objects.count() * fraction))
+    candidates = list(
+        Case.objects.filter(jurisdiction="battle-lake-mn", status="open", designation="")
+        .order_by("pk")
+        .values_list("pk", flat=True)[:want]
+    )
+    done = errors = 0
+    started = time.perf_counter()
+    for pk in candidates:
+        case = Case.objects.get(pk=pk)
+        try:
+            acts.take_step(
+                case,
+                "declare",
+                actor=officer,
+                inputs={"designation": "potentially_dangerous", "basis": "Bench: a bite on a person."},
+                expected_version=case.version,
+            )
+            done += 1
+        except acts.ActError as exc:
+            errors += 1
+            if errors == 1:
+                print(f"  touch: {exc}", flush=True)
+    return {"wanted": want, "touched": done, "errors": errors, "seconds": time.perf_counter() - started}
+
+
+# ------------------------------------------------------------------------------------------------ pages
+
+
+def page_urls() -> tuple[list[tuple[str, str]], dict]:
+    """(name, url) of the pages measured as the officer, and what they were chosen from."""
+    from dogcase.cases.models import Case, Dog, Incident, Person
+    from dogcase.staff.views import records
+
+    page_size = getattr(records, "PAGE_SIZE", 25)
+    case = Case.objects.filter(jurisdiction="battle-lake-mn").order_by("-version", "pk").first()
+    owner = case.dog.owners.order_by("pk").first()
+    surname = owner.full_name.split()[-1] if owner else "Olson"
+
+    def deep(model) -> int:
+        return max(1, int(model.objects.count() / page_size * 0.9))
+
+    urls = [
+        ("case page", f"/cases/{case.number}"),
+        ("dog page", f"/dogs/{case.dog_id}"),
+        ("incident page", f"/incidents/{case.incident.number}"),
+        ("case list", "/cases/"),
+        ("case list (deep)", f"/cases/?page={deep(Case)}"),
+        ("dog list", "/dogs/"),
+        ("dog list (deep)", f"/dogs/?page={deep(Dog)}"),
+        ("people list", "/people/"),
+        ("people list (deep)", f"/people/?page={deep(Person)}"),
+        ("incident list", "/incidents/"),
+        ("incident list (deep)", f"/incidents/?page={deep(Incident)}"),
+        (f"search: surname ({surname})", f"/search?q={surname}"),
+        (f"search: dog name ({case.dog.name})", f"/search?q={case.dog.name}"),
+        ("Law page", "/law/battle-lake-mn/"),
+    ]
+    if owner is not None:
+        urls.insert(2, ("person page", f"/people/{owner.pk}"))
+    return urls, {"case": case.number, "surname": surname, "dog_name": case.dog.name}
+
+
+def measure_page(client, url: str, reps: int, budget: float) -> dict:
+    client.get(url)  # warm-up: templates, the law pack's pages
+    times, queries, size, status = [], 0, 0, None
+    spent = 0.0
+    for _ in range(reps):
+        with counting() as q:
+            started = time.perf_counter()
+            response = client.get(url)
+            seconds = time.perf_counter() - started
+        times.append(seconds)
+        queries, size, status = q.n, len(response.content), response.status_code
+        spent += seconds
+        if spent > budget and len(times) >= 3:
+            break
+    return {
+        "url": url,
+        "status": status,
+        "n": len(times),
+        "p50_ms": statistics.median(times) * 1000,
+        "p95_ms": pct(times, 0.95) * 1000,
+        "bytes": size,
+        "queries": queries,
+    }
+
+
+def measure_pages(reps: int, budget: float) -> tuple[list[dict], dict]:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    User = get_user_model()
+    rows = []
+
+    def client_for(username: str):
+        client = Client(HTTP_HOST="localhost")
+        client.force_login(User.objects.get(username=username))
+        return client
+
+    for username in ROLE_USERS:
+        row = measure_page(client_for(username), "/", reps, budget)
+        rows.append({"page": f"dashboard ({username})", "role": username, **row})
+        print_page(rows[-1])
+    urls, chosen = page_urls()
+    officer = client_for("officer")
+    for name, url in urls:
+        rows.append({"page": name, "role": "officer", **measure_page(officer, url, reps, budget)})
+        print_page(rows[-1])
+    return rows, chosen
+
+
+def print_page(row: dict) -> None:
+    print(
+        f"  {row['page']:<36} p50 {row['p50_ms']:9.1f} ms  p95 {row['p95_ms']:9.1f} ms  "
+        f"{row['bytes'] / 1024:9.1f} KB  {row['queries']:5d} queries  HTTP {row['status']}",
+        flush=True,
+    )
+
+
+# ---------------------------------------------------------------------------------------------- writers
+
+
+def writer_pool() -> list[tuple[int, str]]:
+    """Incidents with no case yet whose facts support a designation (an unprovoked bite or attack on a
+    person in a public place): each writer opens a case for its own and declares (or classifies) the dog."""
+    from dogcase.cases.models import Incident
+
+    out = []
+    rows = (
+        Incident.objects.filter(cases__isnull=True, kind__in=["bite", "attack"], place_type="public")
+        .order_by("pk")
+        .values_list("pk", "jurisdiction", "facts")
+    )
+    for pk, city, facts in rows.iterator(chunk_size=2000):
+        if facts.get("provoked") is False and facts.get("victim") == "human":
+            out.append((pk, city))
+    return out
+
+
+def writer(url: str, incidents: list, duration: float, barrier, results) -> None:
+    setup_django(url)
+    from django.contrib.auth import get_user_model
+
+    from dogcase.cases import acts
+    from dogcase.cases.models import Incident
+    from dogcase.law import library
+
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=["officer", "clerk"])}
+    for city in ("battle-lake-mn", "tracy-mn"):
+        library().get(city)
+    latencies, errors, first_error = [], 0, ""
+    barrier.wait()
+    started = time.perf_counter()
+    end = started + duration
+
+    def timed(fn, *args, **kwargs):
+        nonlocal errors, first_error
+        t0 = time.perf_counter()
+        try:
+            result = fn(*args, **kwargs)
+        except acts.ActError as exc:
+            errors += 1
+            first_error = first_error or str(exc)
+            return None
+        latencies.append(time.perf_counter() - t0)
+        return result
+
+    for pk, city in incidents:
+        if time.perf_counter() >= end:
+            break
+        incident = Incident.objects.get(pk=pk)
+        dog = incident.dogs.order_by("pk").first()
+        case = timed(acts.open_case, incident=incident, dog=dog, actor=users["officer"])
+        if case is None or time.perf_counter() >= end:
+            continue
+        if city == "battle-lake-mn":
+            step, who = "declare", "officer"
+            inputs = {"designation": "potentially_dangerous", "basis": "Bench: an unprovoked bite."}
+        else:
+            step, who = "classify", "clerk"
+            inputs = {"designation": "vicious", "reasonable_cause": "Bench: an unprovoked bite."}
+        timed(acts.take_step, case, step, actor=users[who], inputs=inputs, expected_version=case.version)
+    results.put(
+        {
+            "acts": len(latencies),
+            "seconds": time.perf_counter() - started,
+            "latencies": latencies,
+            "errors": errors,
+            "first_error": first_error,
+        }
+    )
+
+
+def measure_writers(url: str, duration: float) -> list[dict]:
+    pool = writer_pool()
+    ctx = mp.get_context("spawn")
+    rows = []
+    # generous: a writer rarely does more than 200 acts/s; each incident gives two acts
+    per_writer = max(10, int(duration * 100))
+    phase = len(pool) // len(WRITERS)
+    for number, n in enumerate(WRITERS):
+        share = min(per_writer, phase // n)
+        if share < 1:
+            print(f"  {n} writers: not enough fresh incidents ({len(pool)})", flush=True)
+            break
+        start = number * phase
+        slices = [pool[start + i * share : start + (i + 1) * share] for i in range(n)]
+        barrier = ctx.Barrier(n)
+        results = ctx.Queue()
+        procs = [ctx.Process(target=writer, args=(url, s, duration, barrier, results)) for s in slices]
+        for p in procs:
+            p.start()
+        outs = [results.get(timeout=duration + 600) for _ in procs]
+        for p in procs:
+            p.join()
+        lat = [x for o in outs for x in o["latencies"]]
+        total = sum(o["acts"] for o in outs)
+        wall = max(o["seconds"] for o in outs)
+        row = {
+            "writers": n,
+            "acts": total,
+            "seconds": wall,
+            "acts_per_s": total / wall,
+            "per_writer_acts_per_s": total / wall / n,
+            "p50_ms": statistics.median(lat) * 1000 if lat else None,
+            "p95_ms": pct(lat, 0.95) * 1000 if lat else None,
+            "errors": sum(o["errors"] for o in outs),
+            "first_error": next((o["first_error"] for o in outs if o["first_error"]), ""),
+            # a writer that used up its incidents stopped before the time was up: the rate is still right,
+            # the sample smaller
+            "ran_out": sum(o["seconds"] < duration for o in outs),
+        }
+        rows.append(row)
+        print(
+            f"  {n} writer(s): {row['acts_per_s']:.1f} acts/s in all ({row['per_writer_acts_per_s']:.1f} each), "
+            f"p50 {row['p50_ms'] or 0:.1f} ms, p95 {row['p95_ms'] or 0:.1f} ms, {row['errors']} refused",
+            flush=True,
+        )
+        if row["ran_out"]:
+            print(
+                f"    {row['ran_out']} writer(s) used up their incidents before {duration:.0f} s", flush=True
+            )
+        if row["first_error"]:
+            print(f"    first refusal: {row['first_error'][:300]}", flush=True)
+    base = rows[0]["acts_per_s"] if rows else 0
+    for row in rows:
+        row["vs_one_writer"] = row["acts_per_s"] / base if base else None
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ table
+
+
+def table(result: dict) -> str:
+    p = result["parameters"]
+    lines = [
+        f"Scale benchmark: {p['dogs']:,} dogs, {p['incidents']:,} incidents, {p['cases']:,} cases (seed "
+        f"{p['seed']}); PostgreSQL {result['environment']['postgresql']}, {result['environment']['cpus']} CPUs",
+        "",
+        "| sweep | sweep s | queries | raw query ms | sweep ÷ raw | overdue | same set |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in result["sweep"]:
+        lines.append(
+            f"| {r['label']} | {r['sweep_seconds']:.2f} | {r['sweep_queries']:,} | {r['raw_seconds'] * 1000:.1f} "
+            f"| {r['ratio']:,.0f}× | {r['overdue']:,} | {'yes' if r['same_set'] else 'NO'} |"
+        )
+    lines += ["", "| page (role) | p50 ms | p95 ms | KB | queries | HTTP |", "|---|---:|---:|---:|---:|---|"]
+    for r in result["pages"]:
+        name = r["page"] if r["page"].startswith("dashboard") else f"{r['page']} ({r['role']})"
+        lines.append(
+            f"| {name} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['bytes'] / 1024:,.1f} | {r['queries']} "
+            f"| {r['status']} |"
+        )
+    lines += [
+        "",
+        "| writers | acts/s (all) | acts/s (each) | × one writer | p50 ms | p95 ms | refused |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in result["writers"]:
+        lines.append(
+            f"| {r['writers']} | {r['acts_per_s']:.1f} | {r['per_writer_acts_per_s']:.1f} | "
+            f"{r['vs_one_writer']:.2f} | {r['p50_ms'] or 0:.1f} | {r['p95_ms'] or 0:.1f} | {r['errors']} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dogs", type=int, default=1_000_000)
+    parser.add_argument("--incidents", type=int, default=100_000)
+    parser.add_argument("--cases", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed-workers", type=int, default=os.cpu_count() or 1, help="processes that play the seeded cases"
+    )
+    parser.add_argument("--reps", type=int, default=20, help="requests per page (fewer when a page is slow)")
+    parser.add_argument(
+        "--page-budget", type=float, default=10.0, help="seconds per page at most (3 requests at least)"
+    )
+    parser.add_argument("--writer-seconds", type=float, default=10.0)
+    parser.add_argument("--raw-reps", type=int, default=5)
+    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: sweep,pages,writers")
+    args = parser.parse_args(argv)
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+
+    start_cluster()
+    seeded, seed_report = ensure_seeded(args)
+    fresh_copy(seeded)
+    url = db_url(RUN_DB)
+    setup_django(url)
+    from django.db import connection
+
+    from dogcase.law import library
+
+    for city in ("battle-lake-mn", "tracy-mn"):
+        library().get(city)
+    with connection.cursor() as cur:
+        cur.execute("SHOW server_version")
+        pg_version = cur.fetchone()[0]
+        cur.execute("SELECT pg_size_pretty(pg_database_size(current_database()))")
+        db_size = cur.fetchone()[0]
+
+    result = {
+        "when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "parameters": {
+            "dogs": args.dogs,
+            "incidents": args.incidents,
+            "cases": args.cases,
+            "seed": args.seed,
+        },
+        "environment": {
+            "python": platform.python_version(),
+            "postgresql": pg_version,
+            "cpus": os.cpu_count(),
+            "database_size": db_size,
+        },
+        "seed": seed_report,
+        "sweep": [],
+        "pages": [],
+        "writers": [],
+    }
+    if "sweep" not in skip:
+        print("Sweep (dogcase sweep) beside the raw query, at the same instant:", flush=True)
+        result["sweep"].append(sweep_round("first run on this copy (catch up)", args.raw_reps))
+        result["sweep"].append(sweep_round("nothing changed", args.raw_reps))
+        result["touched"] = touch_cases(0.01)
+        print(
+            f"  touched {result['touched']['touched']} cases ({result['touched']['seconds']:.1f} s)",
+            flush=True,
+        )
+        result["sweep"].append(
+            sweep_round(f"after acts on 1% of cases ({result['touched']['touched']})", args.raw_reps)
+        )
+    if "pages" not in skip:
+        print("Pages (server time through the test Client):", flush=True)
+        result["pages"], result["page_choices"] = measure_pages(args.reps, args.page_budget)
+    if "writers" not in skip:
+        print("Concurrent writers (separate processes, acts in different cases):", flush=True)
+        connection.close()
+        result["writers"] = measure_writers(url, args.writer_seconds)
+
+    text = table(result)
+    print()
+    print(text)
+    out = ROOT / "var" / "bench-scale.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({**result, "table": text}, indent=2, default=str))
+    print(f"\nwritten to {out.relative_to(ROOT)}")
+    bad = [r for r in result["sweep"] if not r["same_set"]]
+    if bad:
+        print(
+            "FAIL: the sweep's overdue obligations differ from the raw query's: "
+            + ", ".join(r["label"] for r in bad)
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

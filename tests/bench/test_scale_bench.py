@@ -1,0 +1,61 @@
+"""The scale benchmark's parts on a small data set: correctness only, no timing. The raw query it compares
+the sweep with must find the sweep's own overdue obligations, and every page it measures must answer."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from bench import scale
+from dogcase.cases.models import Case
+
+
+@pytest.fixture
+def data_set(db):
+    call_command(
+        "seed_scale", dogs=400, incidents=40, cases=24, seed=3, stdout=io.StringIO(), stderr=io.StringIO()
+    )
+
+
+def test_the_raw_query_finds_the_obligations_the_sweep_marks_overdue(data_set, capsys):
+    scale.touch_cases(0.05)
+    at = timezone.now()
+    raw, _ = scale.raw_overdue(at)
+    swept = scale.run_sweep(at)
+    assert swept["queries"] > 0 and swept["report"]["cases"] > 0
+    assert raw and raw == scale.swept_overdue()
+
+
+def test_an_act_on_a_share_of_the_cases_touches_them(data_set):
+    undeclared = Case.objects.filter(jurisdiction="battle-lake-mn", designation="")
+    before = {c.pk: c.version for c in undeclared}
+    assert before
+    touched = scale.touch_cases(0.1)
+    assert touched["wanted"] == 2 and touched["errors"] == 0
+    assert touched["touched"] == min(2, len(before))
+    after = Case.objects.filter(pk__in=before)
+    assert sum(c.version == before[c.pk] + 1 and c.designation != "" for c in after) == touched["touched"]
+
+
+def test_every_page_measured_answers_for_its_role(data_set):
+    rows, chosen = scale.measure_pages(reps=1, budget=0)
+    assert {r["status"] for r in rows} == {200}
+    assert {r["role"] for r in rows} == set(scale.ROLE_USERS)
+    assert all(r["queries"] > 0 and r["bytes"] > 0 for r in rows)
+    assert chosen["case"].startswith("BL-")
+    text = scale.table(
+        {
+            "parameters": {"dogs": 400, "incidents": 40, "cases": 24, "seed": 3},
+            "environment": {"postgresql": "-", "cpus": 1},
+            "sweep": [],
+            "pages": rows,
+            "writers": [],
+        }
+    )
+    assert "| dashboard (clerk) |" in text and "| Law page (officer) |" in text
+
+
+def test_the_writers_find_fresh_incidents_to_act_on(data_set):
+    pool = scale.writer_pool()
+    assert pool and {city for _, city in pool} <= {"battle-lake-mn", "tracy-mn"}
