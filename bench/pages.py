@@ -253,7 +253,7 @@ def build(n_dogs: int, seed: int = 20261130) -> dict:
         )
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+            cursor.execute("VACUUM ANALYZE")  # as autovacuum would soon: statistics and the visibility map
     elif connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")

@@ -95,7 +95,9 @@ def sqlite_drop(table: str) -> list[str]:
 
 def postgres_create(table: str, fields: tuple[str, ...]) -> list[str]:
     return [
-        f"CREATE INDEX IF NOT EXISTS {table}_{f}_trgm ON {table} USING gin (UPPER({f}::text) gin_trgm_ops)"
+        # fastupdate off: a search reads the index only, never a pending list of recent inserts to scan
+        f"CREATE INDEX IF NOT EXISTS {table}_{f}_trgm ON {table} USING gin (UPPER({f}::text) gin_trgm_ops) "
+        "WITH (fastupdate = off)"
         for f in fields
     ]
 
