@@ -64,10 +64,11 @@ def _inside(root: Path, name: str) -> Path:
 
 
 def table_counts(using: str = "default") -> dict[str, int]:
-    """Rows in every table of the database, by table name."""
+    """Rows in every table of the database, by table name (not SQLite's own tables: its planner statistics,
+    sqlite_stat1, appear whenever the database is analyzed and are not data)."""
     connection = connections[using]
     with connection.cursor() as cursor:
-        names = sorted(connection.introspection.table_names(cursor))
+        names = sorted(n for n in connection.introspection.table_names(cursor) if not n.startswith("sqlite_"))
         counts = {}
         for name in names:
             cursor.execute(f"SELECT COUNT(*) FROM {connection.ops.quote_name(name)}")  # noqa: S608 - a table name
@@ -76,7 +77,7 @@ def table_counts(using: str = "default") -> dict[str, int]:
 
 
 def chain_heads() -> list[dict[str, Any]]:
-    """The audit chain's head row(s) as JSON reads them back (one chain today, one per city later)."""
+    """The audit chains' head rows as JSON reads them back (one per case and one per city's records)."""
     from dogcase.cases.models import ChainHead
 
     rows = list(ChainHead.objects.order_by("pk").values())
