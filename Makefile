@@ -58,7 +58,7 @@ check-deploy: venv
 	env DEBUG=False SECRET_KEY="check-deploy-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n')" \
 		DOGCASE_AUDIT_KEY="check-deploy-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n')" \
 		ALLOWED_HOSTS=dogcase.example.org CSRF_TRUSTED_ORIGINS=https://dogcase.example.org \
-		SECURE_PROXY_SSL=True DOGCASE_VAR_DIR="$$tmp" \
+		SECURE_PROXY_SSL=True DOGCASE_CLIENT_IP_HEADER=X-Forwarded-For DOGCASE_VAR_DIR="$$tmp" \
 		$(PY) manage.py check --deploy --fail-level WARNING
 
 lint: venv

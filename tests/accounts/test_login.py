@@ -164,6 +164,23 @@ def test_sessions_end_after_the_configured_maximum(settings):
     assert live.SESSION_COOKIE_AGE == 43200  # the default: one working day
 
 
+def test_an_active_session_still_ends_at_the_maximum_after_login(officer, settings):
+    # the idle clock writes the session every few minutes; that must not push the maximum on
+    settings.DOGCASE_SESSION_IDLE_SECONDS = 1800
+    settings.SESSION_COOKIE_AGE = 3 * 3600
+    client = Client()
+    with time_machine.travel(dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC), tick=False) as clock:
+        log_in(client, "officer", PASSWORD)
+        for _ in range(6):  # 2 h 54 min of work, a request every half hour less a minute
+            clock.shift(dt.timedelta(minutes=29))
+            assert client.get("/cases/").status_code == 200
+        clock.shift(dt.timedelta(minutes=29))  # 3 h 23 min after login
+
+        response = client.get("/cases/")
+
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
 # ---------------------------------------------------------------------------------------- own password
 
 

@@ -26,6 +26,7 @@ def production_env(tmp_path):
         "ALLOWED_HOSTS": "dogcase.example.org",
         "CSRF_TRUSTED_ORIGINS": "https://dogcase.example.org",
         "SECURE_PROXY_SSL": "True",
+        "DOGCASE_CLIENT_IP_HEADER": "X-Forwarded-For",
         "DOGCASE_VAR_DIR": str(tmp_path / "var"),
     }
 
@@ -50,6 +51,17 @@ def test_check_deploy_warns_when_production_turns_https_off(production_env):
     assert result.returncode != 0
     for check_id in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert check_id in result.stderr
+
+
+def test_check_deploy_warns_behind_a_proxy_without_the_client_address_header(production_env):
+    # every client would have the proxy's address: one failed-login count (and lock) for everybody
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING", env=production_env | {"DOGCASE_CLIENT_IP_HEADER": ""}
+    )
+
+    assert result.returncode != 0
+    assert "dogcase.W001" in result.stderr
+    assert "DOGCASE_CLIENT_IP_HEADER" in result.stderr
 
 
 def test_production_refuses_to_start_without_allowed_hosts(production_env):
