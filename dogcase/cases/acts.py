@@ -1245,9 +1245,12 @@ def sweep(
             if case.status != Case.Status.OPEN or case.jurisdiction not in installed:
                 continue
             rows = case.obligations.filter(status="overdue")
-            for ob in rows if full else rows.filter(sweep_at__lte=at):
+            # only the rows handled: a row an act made overdue after this sweep began (due after `at`)
+            # keeps its mark for the next sweep
+            handled = rows if full else rows.filter(sweep_at__lte=at)
+            for ob in handled:
                 report.tasks_raised += _raise_tasks(case, ob, at)
-            rows.exclude(sweep_at=None).update(sweep_at=None)
+            handled.exclude(sweep_at=None).update(sweep_at=None)
     report.overdue = overdue.count()
     return report
 
@@ -1264,14 +1267,15 @@ def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:
         key = f"{base}:{c.get('trigger') or cite}"
         items.append((key, c.get("what", ""), cite, _consequence_roles(case, c.get("act"), at)))
     raised = 0
-    for key, text, cite, roles in items:
+    for long_key, text, cite, roles in items:
+        key = _task_key(long_key)
         if Task.objects.filter(key=key).exists():
             continue
         Task.objects.create(
             case=case,
             jurisdiction=case.jurisdiction,
             obligation=ob,
-            key=key[:200],
+            key=key,
             text=text[:500],
             citation=cite[:500],
             staff_roles=roles,
@@ -1289,6 +1293,14 @@ def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:
         )
         raised += 1
     return raised
+
+
+def _task_key(key: str) -> str:
+    """The key as stored (200 characters at most): a longer one (a pack's long ids) ends in its own hash, so
+    that two keys cut to the same first characters stay two tasks and the check before raising one holds."""
+    if len(key) <= 200:
+        return key
+    return f"{key[:135]}#{hashlib.sha256(key.encode()).hexdigest()}"
 
 
 def _consequence_roles(case: Case, act: str | None, at: dt.datetime) -> str:

@@ -1,17 +1,16 @@
 """Keyset pagination: a page is "the next 25 rows after this one" in the list's order, so a deep page costs
 what the first costs (an index range scan), never an OFFSET over every row before it, and no COUNT(*) over
-the whole table. The position travels in the link as an opaque cursor (`after=` or `before=`): the values of
-the ordering fields of the last (or first) row shown, then its id. A cursor that does not decode is ignored
-(the first page is shown), never passed to the query as given."""
+the whole table. The position travels in the link (`after=` or `before=`) as the id of the last (or first)
+row shown, nothing else: the row's ordering values (a person's name) are read back inside the page's own
+query, from the same scoped queryset, so no name reaches a URL, a proxy's log or the browser's history. A
+position that is not an id is ignored (the first page is shown, and the page says so), never passed to the
+query as given; an id outside the list (another city's row) positions nothing: an empty page."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Subquery
 
 PAGE_SIZE = 25
 
@@ -24,6 +23,8 @@ class KeysetPage:
     is_first: bool = True
     size: int = PAGE_SIZE
     extra: dict = field(default_factory=dict)
+    # a position was given but was not one (an edited or truncated link): the first page is shown instead
+    position_ignored: bool = False
 
     def __iter__(self):
         return iter(self.object_list)
@@ -45,35 +46,22 @@ def _split(order: tuple[str, ...]) -> list[tuple[str, bool]]:
     return [(o.lstrip("-"), o.startswith("-")) for o in order]
 
 
-def encode(values: list) -> str:
-    raw = json.dumps(values, default=str, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+MAX_ID = 2**63 - 1
 
 
-def decode(cursor: str, model, order: tuple[str, ...]) -> list | None:
-    """The ordering values a cursor carries, each checked by its model field; None when it is not one."""
-    if not cursor or len(cursor) > 1000:
+def decode(cursor: str) -> int | None:
+    """The row id a position carries; None when it is not one."""
+    if not cursor or len(cursor) > 19 or not cursor.isascii() or not cursor.isdigit():
         return None
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        values = json.loads(raw)
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        return None
-    fields = _split(order)
-    if not isinstance(values, list) or len(values) != len(fields):
-        return None
-    out = []
-    for (name, _desc), value in zip(fields, values, strict=True):
-        if not isinstance(value, str | int) or isinstance(value, bool):
-            return None
-        try:
-            v = model._meta.get_field(name).to_python(value)
-        except Exception:  # noqa: BLE001 - any value the field refuses makes the cursor invalid
-            return None
-        if v is None or (isinstance(v, str) and "\x00" in v):
-            return None
-        out.append(v)
-    return out
+    value = int(cursor)
+    return value if 0 < value <= MAX_ID else None
+
+
+def _anchor(queryset: QuerySet, fields: list[tuple[str, bool]], pk: int) -> list:
+    """The ordering values of row `pk`, as subqueries over the list's own (scoped) queryset: read by the
+    database inside the page's query, so the page still costs one query."""
+    row = queryset.filter(pk=pk).order_by()
+    return [pk if name == "id" else Subquery(row.values(name)[:1]) for name, _desc in fields]
 
 
 def _beyond(fields: list[tuple[str, bool]], values: list, *, forward: bool) -> Q:
@@ -94,10 +82,12 @@ def paginate(
 ):
     """One page of `queryset` in `order` (its last field must be unique, e.g. "id"): one query (plus the
     queryset's prefetches), size + 1 rows to know whether a next page exists."""
-    model = queryset.model
     fields = _split(order)
-    after_values = decode(after, model, order)
-    before_values = None if after_values else decode(before, model, order)
+    after_pk = decode(after)
+    before_pk = None if after_pk else decode(before)
+    after_values = _anchor(queryset, fields, after_pk) if after_pk else None
+    before_values = _anchor(queryset, fields, before_pk) if before_pk else None
+    ignored = bool(after or before) and after_pk is None and before_pk is None
     if before_values is not None:
         reverse = tuple(("" if o.startswith("-") else "-") + o.lstrip("-") for o in order)
         rows = list(
@@ -115,15 +105,11 @@ def paginate(
     rows = list(qs[: size + 1])
     more = len(rows) > size
     rows = rows[:size]
-    page = KeysetPage(rows, size=size, is_first=after_values is None)
+    page = KeysetPage(rows, size=size, is_first=after_values is None, position_ignored=ignored)
     page.next_cursor = _cursor(rows[-1], fields) if more else None
     page.previous_cursor = _cursor(rows[0], fields) if after_values is not None and rows else None
     return page
 
 
 def _cursor(obj, fields) -> str:
-    values = []
-    for name, _desc in fields:
-        v = getattr(obj, "pk" if name == "id" else name)
-        values.append(v.isoformat() if hasattr(v, "isoformat") else v)
-    return encode(values)
+    return str(obj.pk)

@@ -179,3 +179,34 @@ def test_a_change_of_law_recomputes_its_cases_in_batches_with_progress(demo, mon
     fingerprints = set(Case.objects.filter(status=Case.Status.OPEN).values_list("law_fingerprint", flat=True))
     assert len(fingerprints) == len(set(Case.objects.values_list("jurisdiction", flat=True)))
     assert acts.sweep(at=later + dt.timedelta(minutes=6)).law_changed == 0
+
+
+def test_a_row_made_overdue_after_the_sweep_began_keeps_its_mark_for_the_next_sweep(story):
+    s = story("battle-lake-mn", SERIOUS)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+    s.step(
+        "serve_notice", "officer", 40, served_on=on(1), method="personal", served_owner="O", received_on=on(1)
+    )
+    due = s.case.obligations.filter(status="overdue").first()
+    late = s.case.obligations.exclude(pk=due.pk).exclude(status="overdue").first()
+    sweep_at = at(40, 12)
+    # as if an act committed while the sweep ran found a second one overdue an instant after the sweep's start
+    Obligation.objects.filter(pk=late.pk).update(
+        status="overdue", sweep_at=sweep_at + dt.timedelta(minutes=1)
+    )
+
+    acts.sweep(at=sweep_at)
+
+    assert due.task_set.exists()
+    late.refresh_from_db()
+    assert late.sweep_at is not None and not late.task_set.exists()
+    acts.sweep(at=sweep_at + dt.timedelta(days=1))
+    late.refresh_from_db()
+    assert late.sweep_at is None and late.task_set.exists()
+
+
+def test_a_task_key_longer_than_its_column_is_kept_whole_by_its_hash(story):
+    long_a = "x" * 190 + ":first-consequence"
+    long_b = "x" * 190 + ":other-consequence"
+    assert acts._task_key(long_a) != acts._task_key(long_b)
+    assert len(acts._task_key(long_a)) <= 200 and acts._task_key("short:key") == "short:key"

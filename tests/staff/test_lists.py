@@ -107,6 +107,27 @@ def test_a_position_that_does_not_read_shows_the_first_page(officer, cursor):
             assert len(response.context["page"].object_list) >= 1
 
 
+def test_a_page_link_carries_no_name_only_a_row_id(officer):
+    for i in range(27):
+        record_bite(officer, owner_name=f"Jane Q. Public {i:02d}")
+    client = client_for(officer)
+    html = client.get("/people/").content.decode()
+    after = _next_link(html, "next")
+
+    assert re.fullmatch(r"after=\d+", after), after  # a proxy's log or the history holds no one's name
+    second = client.get(f"/people/?{after}").context["page"]
+    assert second.object_list and not second.position_ignored
+
+
+def test_an_edited_page_link_says_so_and_shows_the_first_page(officer):
+    record_bite(officer, dog_name="Biscuit")
+    response = client_for(officer).get("/dogs/?after=WyI5OTk5LTEyLTMxVDIzOjU5OjU5IiwxXQ")
+
+    assert response.status_code == 200
+    assert response.context["page"].position_ignored
+    assert "That page link could not be followed" in response.content.decode()
+
+
 def test_search_finds_dogs_people_incidents_and_cases_by_name_number_chip_and_address(officer):
     case = record_bite(officer, dog_name="Biscuit", owner_name="Harriet Quist")
     dog = case.dog
