@@ -32,7 +32,9 @@ from typing import Any
 from django.core.files import File
 from django.core.files.storage import storages
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connections, transaction
+from django.db import connections
+
+from dogcase.cases.snapshot import read_snapshot
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -141,10 +143,11 @@ def _snapshot(directory: Path, using: str) -> dict[str, Any]:
     if vendor not in DUMP_NAMES:
         raise BackupRefused(f"backups support SQLite and PostgreSQL, not {vendor}")
     dump = directory / DUMP_NAMES[vendor]
-    if vendor == "postgresql":
-        with transaction.atomic(using=using):
+    if vendor == "sqlite" and connection.in_atomic_block:
+        raise BackupRefused("a backup cannot run inside a transaction")
+    with read_snapshot(using):
+        if vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 cursor.execute("SELECT pg_export_snapshot()")
                 snapshot = cursor.fetchone()[0]
             args, env = _pg_args_env(using)
@@ -153,24 +156,13 @@ def _snapshot(directory: Path, using: str) -> dict[str, Any]:
                 + ["--snapshot", snapshot, "--file", str(dump), *args],
                 env,
             )
-            return _describe(vendor, dump, using)
-    # SQLite: a plain (deferred) read transaction holds a shared lock, so no writer commits until it ends;
-    # Django's own transactions take the write lock, from which SQLite's backup cannot read.
-    if connection.in_atomic_block:
-        raise BackupRefused("a backup cannot run inside a transaction")
-    connection.ensure_connection()
-    raw = connection.connection
-    raw.execute("BEGIN DEFERRED")
-    try:
-        raw.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # takes the shared lock now
-        target = sqlite3.connect(dump)
-        try:
-            raw.backup(target)
-        finally:
-            target.close()
+        else:
+            target = sqlite3.connect(dump)
+            try:
+                connection.connection.backup(target)
+            finally:
+                target.close()
         return _describe(vendor, dump, using)
-    finally:
-        raw.execute("ROLLBACK")
 
 
 def _describe(vendor: str, dump: Path, using: str) -> dict[str, Any]:

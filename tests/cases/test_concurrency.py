@@ -198,3 +198,50 @@ def test_event_numbers_go_on_past_events_restored_without_their_sequence(staff):
     person = acts.record_person(jurisdiction="tracy-mn", actor=staff["officer"], full_name="After", at=at(1))
     assert Event.objects.get(act="record_person", data__id=person.pk).seq == highest + 1
     assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_verify_reads_one_state_while_acts_commit_between_its_checks(staff, monkeypatch):
+    from dogcase.cases import integrity
+
+    s = Story(
+        staff,
+        "battle-lake-mn",
+        {
+            "bit": True,
+            "victim": "human",
+            "injury": "minor",
+            "place": "public",
+            "provoked": False,
+            "victim_conduct": [],
+            "law_enforcement_dog": False,
+        },
+    )
+    real_verify_files = integrity.verify_files
+
+    def an_act_commits_meanwhile(problems):
+        # another connection declares the dog (a new event in the case's chain, the case row changed)
+        # after the chains were read and before the records are
+        def declare():
+            try:
+                acts.take_step(
+                    s.case,
+                    "declare",
+                    actor=staff["officer"],
+                    inputs={"designation": "dangerous", "basis": "Bite"},
+                    at=at(0, 12),
+                )
+            finally:
+                connection.close()
+
+        t = threading.Thread(target=declare)
+        t.start()
+        t.join()
+        return real_verify_files(problems)
+
+    monkeypatch.setattr(integrity, "verify_files", an_act_commits_meanwhile)
+
+    report = integrity.verify_all()
+
+    assert Event.objects.filter(case=s.case, act="declare").exists()  # the act did commit
+    assert report["ok"], report["problems"]
