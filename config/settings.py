@@ -215,7 +215,8 @@ STORAGES = {
     # Evidence and proof files; see "Production" below for an S3-compatible store.
     "default": {
         "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"file_permissions_mode": 0o444},
+        # never rewritten; readable by the service's own user and group, not by every account on the machine
+        "OPTIONS": {"file_permissions_mode": 0o440, "directory_permissions_mode": 0o750},
     },
     "staticfiles": {
         # Hashed names need `collectstatic`, which production runs and development does not.

@@ -20,6 +20,7 @@ the audit chain (`dogcase audit verify`).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
@@ -175,6 +176,22 @@ def _describe(vendor: str, dump: Path, using: str) -> dict[str, Any]:
     }
 
 
+def _private_files(function):
+    """Everything the backup writes is readable by its owner only (0600 files, 0700 folders), not just its top
+    folder: a copy of the folder made by another user or tool keeps the files' own modes."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        old = os.umask(0o077)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            os.umask(old)
+
+    return wrapper
+
+
+@_private_files
 def backup(directory: Path, *, using: str = "default") -> dict[str, Any]:
     """Write a backup of the database and the stored files into `directory` (new or empty); return the
     manifest. Files that are missing or whose bytes no longer match their recorded hash are listed under

@@ -150,3 +150,13 @@ def test_cases_played_by_several_processes_reach_the_same_stages():
     # the same cases, numbered in the order the processes reached them
     assert sorted(c[1:] for c in again["cases"]) == sorted(c[1:] for c in first["cases"])
     assert verify_chain().ok
+
+
+@pytest.mark.django_db
+def test_outside_development_the_demo_password_must_be_strong(settings, monkeypatch):
+    # the data set's demo users include an administrator: a real login when DEBUG is False
+    settings.DEBUG = False
+    monkeypatch.setenv("DOGCASE_DEMO_PASSWORD", "dogcase-demo-only")
+    with pytest.raises(CommandError, match="published development password"):
+        seed(dogs=10, incidents=2, cases=1)
+    assert not Dog.objects.exists()

@@ -117,6 +117,9 @@ def test_a_backup_restores_into_a_fresh_database_and_folder_with_equal_rows_file
 
     manifest = backup(tmp_path / "backup")
     assert (tmp_path / "backup").stat().st_mode & 0o077 == 0  # no one else reads people's records
+    # nor any file or folder inside it, whatever a copy of the folder does with the top folder's mode
+    inside = list((tmp_path / "backup").rglob("*"))
+    assert inside and all(p.stat().st_mode & 0o077 == 0 for p in inside)
     assert manifest["problems"] == []
     assert manifest["tables"] == live_counts
     assert len(manifest["files"]) == 2

@@ -1,8 +1,12 @@
 import json
+import os
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from dogcase.cases.scale import SeedError, seed_scale
+from dogcase.staff.management.commands.seed_demo import _refuse_weak
 
 
 class Command(BaseCommand):
@@ -27,6 +31,10 @@ class Command(BaseCommand):
         parser.add_argument("--no-sweep", action="store_true", help="leave the sweep to the caller")
 
     def handle(self, *args, **options):
+        password = os.getenv("DOGCASE_DEMO_PASSWORD")
+        if password and not settings.DEBUG:
+            # the demo users it creates (an administrator among them) are real logins outside development
+            _refuse_weak(password, get_user_model())
         if options["batch"] < 1:
             raise CommandError("--batch: must be 1 or more")
         try:
