@@ -53,6 +53,34 @@ def audit_key() -> bytes:
     return key.encode()
 
 
+class WrongAuditKey(RuntimeError):
+    """The key configured is not the one this database's events are signed with."""
+
+
+# (database, key id) pairs this process has checked: the check costs one query per process, not per act
+_keys_checked: set[tuple[str, str]] = set()
+
+
+def check_key_matches_database() -> None:
+    """Refuse to sign with a key that is not the database's: the latest keyed event must verify with it.
+
+    Without this, a command started without the production key (say DEBUG left at its development default)
+    would sign new events with another key: `verify` would later report them as changed, and events signed
+    with the published development key could be forged by anyone."""
+    connection = transaction.get_connection()
+    mark = (str(connection.settings_dict.get("NAME")), key_id())
+    if mark in _keys_checked:
+        return
+    last = Event.objects.exclude(chain=LEGACY_CHAIN).order_by("-seq").first()
+    if last is not None and not hmac.compare_digest(event_hash(last.prev_hash, last), last.hash):
+        raise WrongAuditKey(
+            "DOGCASE_AUDIT_KEY is not the key this database's audit trail is signed with (its latest event does "
+            f"not verify with key id {mark[1]}): set the database's key (DOGCASE_AUDIT_KEY or "
+            "DOGCASE_AUDIT_KEY_FILE), or run `dogcase audit verify` if the trail itself may have been changed."
+        )
+    _keys_checked.add(mark)
+
+
 def key_id(key: bytes | None = None) -> str:
     """A fingerprint of the key (not the key): says which key signed a checkpoint."""
     return hmac.new(key or audit_key(), b"dogcase audit key id", hashlib.sha256).hexdigest()[:16]
@@ -182,6 +210,7 @@ def append_event(
     (the act's); the head is locked here if the act has not locked it already."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("append_event must run inside the legal act's transaction")
+    check_key_matches_database()
     chain = chain or chain_of(case=case, jurisdiction=jurisdiction)
     head = lock_chain(chain)
     event = Event(

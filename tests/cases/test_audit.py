@@ -363,3 +363,16 @@ def test_a_dog_changed_without_an_event_is_found(story, staff):
     )
     assert by_field["status"]["expected"] == Dog.Status.IN_CITY
     assert updated.breed == "Boxer"
+
+
+def test_an_act_is_refused_when_the_key_is_not_the_databases(story, settings, monkeypatch):
+    # e.g. a command started without the production key: it would sign with another (or the public) key
+    bl = story("battle-lake-mn")
+    monkeypatch.setattr(audit, "_keys_checked", set())
+    settings.DOGCASE_AUDIT_KEY = "another key, another hash: at least 32 characters long"
+    before = Event.objects.count()
+
+    with pytest.raises(audit.WrongAuditKey, match="DOGCASE_AUDIT_KEY is not the key"):
+        bl.step("declare", "officer", 0, designation="dangerous", basis="Bite")
+
+    assert Event.objects.count() == before
