@@ -202,7 +202,7 @@ def test_event_numbers_go_on_past_events_restored_without_their_sequence(staff):
 
 @pytest.mark.django_db(transaction=True)
 def test_verify_reads_one_state_while_acts_commit_between_its_checks(staff, monkeypatch):
-    from dogcase.cases import integrity
+    from dogcase.cases import audit, integrity
 
     s = Story(
         staff,
@@ -217,31 +217,36 @@ def test_verify_reads_one_state_while_acts_commit_between_its_checks(staff, monk
             "law_enforcement_dog": False,
         },
     )
-    real_verify_files = integrity.verify_files
+    real_events_by_chain = audit._events_by_chain
+    failures: list[Exception] = []
 
-    def an_act_commits_meanwhile(problems):
-        # another connection declares the dog (a new event in the case's chain, the case row changed)
-        # after the chains were read and before the records are
+    def an_act_commits_meanwhile(chunk_size):
+        # another connection declares the dog (a new event in the case's chain, its head moved) after the
+        # chains' heads were read and before their events are
         def declare():
             try:
                 acts.take_step(
                     s.case,
                     "declare",
                     actor=staff["officer"],
-                    inputs={"designation": "dangerous", "basis": "Bite"},
+                    inputs={"designation": "potentially_dangerous", "basis": "Bite"},
+                    expected_version=s.case.version,
                     at=at(0, 12),
                 )
+            except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+                failures.append(exc)
             finally:
                 connection.close()
 
         t = threading.Thread(target=declare)
         t.start()
         t.join()
-        return real_verify_files(problems)
+        return real_events_by_chain(chunk_size)
 
-    monkeypatch.setattr(integrity, "verify_files", an_act_commits_meanwhile)
+    monkeypatch.setattr(audit, "_events_by_chain", an_act_commits_meanwhile)
 
     report = integrity.verify_all()
 
+    assert not failures
     assert Event.objects.filter(case=s.case, act="declare").exists()  # the act did commit
     assert report["ok"], report["problems"]
