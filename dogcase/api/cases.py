@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.http import HttpResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 from ninja.security import SessionAuth
@@ -24,6 +25,8 @@ from dogcase.cases import acts
 from dogcase.cases.access import READ_ONLY, cities_of, law_actor, staff_roles
 from dogcase.cases.models import Case
 from dogcase.law import library
+from dogcase.staff import keyset
+from dogcase.staff.queries import CASE_ORDER
 
 router = Router(tags=["cases"], auth=SessionAuth())
 
@@ -89,6 +92,13 @@ class ConflictOut(Schema):
 class CasesQuery(Schema):
     status: Case.Status | None = Field(None, description="Only open or only closed cases.")
     q: str | None = Field(None, max_length=100, description="Part of a case number or of the dog's name.")
+    after: str | None = Field(
+        None,
+        pattern=r"^[0-9]{1,19}$",
+        description='Continue after this position: the `after` of the previous answer\'s `Link: <…>; rel="next"` '
+        "header (the newest cases come first).",
+    )
+    limit: int = Field(100, ge=1, le=200, description="At most this many cases in one answer.")
 
 
 CaseNumber = Annotated[str, Field(max_length=32, description="The case number, e.g. BL-2026-0001.")]
@@ -159,13 +169,19 @@ def _get_case(request, number: str) -> Case:
     summary="The open and closed cases of your cities",
     description=STAFF,
 )
-def list_cases(request, params: Query[CasesQuery]):
+def list_cases(request, response: HttpResponse, params: Query[CasesQuery]):
     cases = Case.objects.select_related("dog").filter(jurisdiction__in=cities_of(request.user))
     if params.status:
         cases = cases.filter(status=params.status)
     if params.q:
         cases = cases.filter(Q(number__icontains=params.q) | Q(dog__name__icontains=params.q))
-    return [_case_out(c) for c in cases[:200]]
+    # a page at a time after a position (one index range scan, however deep): every case can be reached
+    page = keyset.paginate(cases, CASE_ORDER, after=params.after or "", size=params.limit)
+    if page.next_cursor:
+        query = request.GET.copy()
+        query["after"] = page.next_cursor
+        response["Link"] = f'<{request.path}?{query.urlencode()}>; rel="next"'
+    return [_case_out(c) for c in page.object_list]
 
 
 @router.get(

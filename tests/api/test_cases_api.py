@@ -110,3 +110,35 @@ def test_unsafe_requests_need_the_csrf_token(case, staff):
     assert response.status_code == 403
     case.refresh_from_db()
     assert case.version == 1
+
+
+def test_the_case_list_reaches_every_case_a_page_at_a_time(staff):
+    facts = {
+        "bit": True,
+        "victim": "human",
+        "injury": "minor",
+        "place": "public",
+        "provoked": False,
+        "victim_conduct": [],
+        "law_enforcement_dog": False,
+    }
+    numbers = {Story(staff, "battle-lake-mn", facts).case.number for _ in range(5)}
+    c = client_for(staff["officer"])
+    seen: list[str] = []
+    url = "/api/v1/cases?limit=2"
+    while url:
+        response = c.get(url)
+        assert response.status_code == 200
+        page = [x["number"] for x in response.json()]
+        assert len(page) <= 2
+        seen += page
+        link = response.headers.get("Link", "")
+        url = link[1 : link.index(">")] if link else ""
+    assert set(seen) == numbers and len(seen) == len(numbers)  # each once, none left out
+
+
+@pytest.mark.parametrize("query", ["after=WyJKYW5lIl0", "after=-1", "limit=0", "limit=201"])
+def test_a_bad_page_position_or_size_is_refused_naming_it(staff, query):
+    response = client_for(staff["officer"]).get(f"/api/v1/cases?{query}")
+    assert response.status_code == 422
+    assert query.split("=")[0] in response.content.decode()
