@@ -1221,11 +1221,19 @@ def sweep(
         for start in range(0, len(ids), SWEEP_BATCH):
             for pk in ids[start : start + SWEEP_BATCH]:
                 with transaction.atomic():
+                    if ids is law_ids:
+                        # a new law may move the case's times: what it moved goes into the case's chain
+                        # (locked first, as every act does)
+                        _lock_case(pk)
                     # the case's row only: an act on it waits, acts on other cases do not
                     case = Case.objects.select_for_update().select_related("incident").get(pk=pk)
                     if case.status != Case.Status.OPEN:
                         continue  # closed by an act since the selection
-                    report.changes += len(recompute_obligations(case, at=at))
+                    old_fingerprint = case.law_fingerprint
+                    changes = recompute_obligations(case, at=at)
+                    if changes and ids is law_ids:
+                        _record_law_change(case, changes, old_fingerprint, at)
+                    report.changes += len(changes)
                     report.recomputed += 1
             if progress is not None and len(ids) > SWEEP_BATCH:
                 progress(f"{why}: recomputed {min(start + SWEEP_BATCH, len(ids))} of {len(ids)} cases")
@@ -1253,6 +1261,30 @@ def sweep(
             handled.exclude(sweep_at=None).update(sweep_at=None)
     report.overdue = overdue.count()
     return report
+
+
+def _record_law_change(case: Case, changes: list[dict], old_fingerprint: str, at: dt.datetime) -> None:
+    """The times a change of the law in force moved, in the case's chain: why a due date moved, or a time
+    ended, is on the record even though no one acted."""
+    what = dict(case.obligations.values_list("deadline_id", "what"))
+
+    def words(c: dict) -> str:
+        text = what.get(c["deadline"], "a time of the case")
+        if c["status"] == "withdrawn":
+            return f"{text}: no longer required"
+        was = f" (was {c['old_due']})" if c.get("old_due") and c.get("old_due") != c.get("new_due") else ""
+        return f"{text}: due {c.get('new_due') or 'not yet known'}{was}"
+
+    moved = "; ".join(words(c) for c in changes[:10])
+    append_event(
+        at=at,
+        jurisdiction=case.jurisdiction,
+        case=case,
+        kind=Event.Kind.SYSTEM,
+        act="recompute_deadlines",
+        summary=f"The law in force changed; the case's times were recomputed — {moved}"[:500],
+        data={"changes": changes, "law_before": old_fingerprint, "law_after": case.law_fingerprint},
+    )
 
 
 def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:

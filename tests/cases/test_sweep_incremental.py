@@ -210,3 +210,30 @@ def test_a_task_key_longer_than_its_column_is_kept_whole_by_its_hash(story):
     long_b = "x" * 190 + ":other-consequence"
     assert acts._task_key(long_a) != acts._task_key(long_b)
     assert len(acts._task_key(long_a)) <= 200 and acts._task_key("short:key") == "short:key"
+
+
+def test_a_change_of_law_that_moves_a_time_is_recorded_in_the_cases_chain(story, monkeypatch):
+    s = story("battle-lake-mn", SERIOUS)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+    s.step(
+        "serve_notice", "officer", 1, served_on=on(1), method="personal", served_owner="O", received_on=on(1)
+    )
+    row = s.case.obligations.exclude(due_date=None).first()
+    right = row.due_date
+    # as the rows stood under the earlier law: another due date
+    Obligation.objects.filter(pk=row.pk).update(due_date=right - dt.timedelta(days=3))
+    monkeypatch.setattr(acts, "OBLIGATION_ROWS_VERSION", "new")
+    monkeypatch.setattr(acts, "_CONTENT_HASHES", {})
+
+    report = acts.sweep(at=at(2))
+
+    assert report.law_changed >= 1
+    event = Event.objects.get(case=s.case, act="recompute_deadlines")
+    assert event.summary.startswith("The law in force changed")
+    assert row.what in event.summary and row.deadline_id not in event.summary
+    assert [c["deadline"] for c in event.data["changes"]] == [row.deadline_id]
+    row.refresh_from_db()
+    assert row.due_date == right
+    from dogcase.cases.audit import verify_chain
+
+    assert verify_chain().ok
