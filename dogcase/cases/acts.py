@@ -54,6 +54,7 @@ from dogcase.cases.models import (
 )
 from dogcase.cases.record_facts import bites_on_a_person, record_facts
 from dogcase.law import CaseState, InputError, TakenStep, clock, library
+from dogcase.law.procedure import too_long
 
 # ------------------------------------------------------------------------------------------------ errors
 
@@ -467,7 +468,7 @@ def take_step(
             kind=Event.Kind.STEP,
             act=step_id,
             summary=_step_summary(j, step, cleaned, outcome),
-            citation="; ".join(p["citation"] for p in step.provisions),
+            citation="; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),  # each once
             layer=step.layer,
             data=data,
             idempotency_key=idempotency_key,
@@ -542,6 +543,7 @@ def correct_event_date(
     reason = (reason or "").strip()
     if len(reason) < 10:
         raise InvalidInput("reason", "say why the date was wrong (at least 10 characters)")
+    check_text("reason", reason, REASON_LIMIT)
     with transaction.atomic():
         _lock_case(case.pk)
         replay = _replayed(idempotency_key, actor=actor, act="correct_date", case=case)
@@ -650,6 +652,18 @@ def correct_event_date(
 # ------------------------------------------------------------------------------------------ the records
 
 
+# The documented limits of the long texts (docs/cases.md, "Text limits"); a shorter text goes in its column's
+# max_length. Nothing longer is stored, nor written to the audit trail: it is refused on its field.
+NARRATIVE_LIMIT = 20_000
+STATEMENT_LIMIT = 5_000  # a witness statement, a note on a prior history entry
+REASON_LIMIT = 2_000  # the reason given for a correction or a change of a record
+
+
+def check_text(field: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise InvalidInput(field, too_long(limit, len(value)))
+
+
 def _check_lengths(model, values: Mapping[str, Any], prefix: str = "") -> None:
     """A value longer than its column is a message on the field, never a database error (PostgreSQL)."""
     for name, value in values.items():
@@ -658,7 +672,7 @@ def _check_lengths(model, values: Mapping[str, Any], prefix: str = "") -> None:
         except Exception:  # noqa: BLE001, S112 - not a model field (e.g. owners): nothing to check
             continue
         if limit and isinstance(value, str) and len(value) > limit:
-            raise InvalidInput(f"{prefix}{name}", f"at most {limit} characters (this is {len(value)})")
+            raise InvalidInput(f"{prefix}{name}", too_long(limit, len(value)))
 
 
 def _check_email(value) -> None:
@@ -905,6 +919,7 @@ def record_incident(
     if problem := vocabulary.PLACE_TYPE.problem(j.facts, place_type):
         raise InvalidInput("place_type", problem)
     _check_lengths(Incident, {"place": place, "place_type": place_type})
+    check_text("narrative", narrative or "", NARRATIVE_LIMIT)
     if kind not in Incident.Kind.values:
         raise InvalidInput("kind", f"must be one of {', '.join(Incident.Kind.values)}")
     if not dogs:
@@ -936,6 +951,9 @@ def record_incident(
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
         _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
+        check_text(f"witnesses[{index}].statement", witness.get("statement") or "", STATEMENT_LIMIT)
+    for index, (_upload, description) in enumerate(evidence):
+        _check_lengths(Evidence, {"description": description}, f"evidence[{index}].")
     with transaction.atomic():
         _lock_city(jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_incident")
@@ -972,7 +990,7 @@ def record_incident(
         stored = []
         for index, (upload, description) in enumerate(evidence):
             f = _store(upload, f"evidence[{index}]", jurisdiction, actor, at)
-            Evidence.objects.create(incident=incident, file=f, description=description[:200])
+            Evidence.objects.create(incident=incident, file=f, description=description)
             stored.append(
                 {"id": f.pk, "sha256": f.sha256, "name": f.original_name, "description": description}
             )
@@ -1018,6 +1036,9 @@ def add_to_incident(
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
         _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
+        check_text(f"witnesses[{index}].statement", witness.get("statement") or "", STATEMENT_LIMIT)
+    for index, (_upload, description) in enumerate(evidence):
+        _check_lengths(Evidence, {"description": description}, f"evidence[{index}].")
     at = at or now()
     with transaction.atomic():
         _lock_city(incident.jurisdiction)
@@ -1026,7 +1047,7 @@ def add_to_incident(
         stored = []
         for index, (upload, description) in enumerate(evidence):
             f = _store(upload, f"evidence[{index}]", incident.jurisdiction, actor, at)
-            Evidence.objects.create(incident=incident, file=f, description=description[:200])
+            Evidence.objects.create(incident=incident, file=f, description=description)
             stored.append(
                 {"id": f.pk, "sha256": f.sha256, "name": f.original_name, "description": description}
             )
@@ -1255,7 +1276,7 @@ def sweep(
 def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:
     """A task for the overdue obligation, and one for each act the law attaches to it; each raised once."""
     due = ob.due_at or ob.due_date
-    citation = "; ".join(c.get("citation", "") for c in ob.citations)
+    citation = "; ".join(dict.fromkeys(c.get("citation", "") for c in ob.citations))
     who = "the owner" if ob.who == "owner" else "the city"
     base = f"{case.pk}:{ob.deadline_id}:{_iso(due)}"
     items = [(base, f"Overdue since {_iso(due)}: {who} had to {ob.what}", citation, ob.staff_roles)]
