@@ -407,6 +407,7 @@ def take_step(
                 ],
             )
         state = case_state(locked)
+        _check_staff_members(j, step_id, state, inputs, at)
         try:
             cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
         except InputError as exc:
@@ -480,6 +481,27 @@ def take_step(
         _apply_dog_status(locked, recorded)
         recompute_obligations(locked, at=at, actor=actor)
     return StepResult(event, locked)
+
+
+def _check_staff_members(
+    j, step_id: str, state: CaseState, inputs: Mapping[str, Any], at: dt.datetime
+) -> None:
+    """A person designated in a step's form (the hearing officer) is one of the users the law empowers for the
+    act they are to take, with access to the city; the law engine then holds them to impartiality."""
+    from dogcase.cases.hearings import designatable_staff
+
+    try:
+        step = j.case_step(step_id, state, at)
+    except InputError:
+        return  # an unknown step: the engine refuses it with its own words
+    for inp in step.inputs:
+        value = inputs.get(inp.id) if isinstance(inputs, Mapping) else None
+        if inp.kind != "staff_member" or value in (None, ""):
+            continue
+        allowed = designatable_staff(j, inp.act, state.designation, timezone.localtime(at).date())
+        if str(value).strip() not in {str(u.pk) for u in allowed}:
+            names = ", ".join(u.get_full_name() or u.get_username() for u in allowed) or "nobody yet"
+            raise InvalidInput(inp.id, f"choose one of the people who may do this in this city: {names}")
 
 
 def _concerns_person(j, step_id: str, at: dt.datetime) -> bool:

@@ -24,6 +24,7 @@ class ScheduledHearing:
     officer_name: str
     scheduled_by: Event  # the act that scheduled it
     step_label: str
+    label: str = "Scheduled hearing"  # the scheduled event in the city's words
 
     @property
     def when_words(self) -> str:
@@ -31,10 +32,14 @@ class ScheduledHearing:
 
 
 def hearing_time_words(at: dt.datetime) -> str:
-    """"Thu 10 Dec at 10:00" in the city's time (the year when it is not this year's)."""
+    """ "Thu 10 Dec at 10:00" in the city's time (the year when it is not this year's)."""
     local = timezone.localtime(at)
     year = "" if local.year == timezone.localdate().year else f" {local.year}"
     return f"{local:%a} {local.day} {local:%b}{year} at {local:%H:%M}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _staff_name(user) -> str:
@@ -88,6 +93,7 @@ def scheduled_hearings(case: Case, j=None, events: list[Event] | None = None) ->
                     officer_name=officer_name,
                     scheduled_by=e,
                     step_label=step.label,
+                    label=_capital(j.event_label(name).removeprefix("the ")),
                 )
     return out
 
@@ -130,9 +136,51 @@ def hearings_to_hold(user, cities) -> list[dict[str, Any]]:
 
 def _held_events(j, scheduled: str) -> list[tuple[str, str]]:
     """The events that say a hearing scheduled as `scheduled` was held: those the law orders after it."""
-    return [(later, scheduled) for later, earlier in j.event_order.items() for e, *_ in earlier if e == scheduled]
+    return [
+        (later, scheduled) for later, earlier in j.event_order.items() for e, *_ in earlier if e == scheduled
+    ]
 
 
 def _on_or_after(value, moment: dt.datetime) -> bool:
     day = timezone.localtime(value).date() if isinstance(value, dt.datetime) else value
     return day >= timezone.localtime(moment).date()
+
+
+def designatable_staff(j, act: str, designation: str | None, day: dt.date) -> list:
+    """The members of staff who may be designated to take `act` in this city: active users with access to the
+    city whose roles the law empowers for that act (for a hearing in Battle Lake: (I)(3)'s City
+    Clerk/Treasurer or a designated hearing officer). Whether each is impartial in the case is the law
+    engine's check."""
+    from dogcase.cases.access import staff_roles_for_pack_roles
+
+    pack_roles: set[str] = set()
+    for step in j.procedure(day):
+        if step.act == act and step.applies_to(designation):
+            by = step.roles_by_designation.get(designation) if designation else None
+            pack_roles.update(by if by is not None else step.roles)
+    groups = staff_roles_for_pack_roles(j.id, pack_roles) - {"auditor", "administrator"}
+    return list(
+        get_user_model()
+        .objects.filter(is_active=True, city_access__jurisdiction=j.id, groups__name__in=groups)
+        .distinct()
+        .order_by("last_name", "first_name", "username")
+    )
+
+
+def hearings_by_obligation(
+    j, hearings: dict[str, ScheduledHearing], day: dt.date
+) -> dict[str, ScheduledHearing]:
+    """{deadline id: the scheduled hearing its obligation is met by holding}: the steps that meet a deadline
+    and record an event the law orders after a scheduled one (holding after scheduling, EVENT_ORDER), so that
+    "hold the hearing" reads "hold the hearing on Thu 10 Dec at 10:00"."""
+    out: dict[str, ScheduledHearing] = {}
+    if not hearings:
+        return out
+    for step in j.procedure(day):
+        recorded = {e for i in step.inputs for e in i.all_records} | set(step.records)
+        for event in recorded:
+            for earlier, *_ in j.event_order.get(event, ()):
+                if earlier in hearings:
+                    for deadline_id in step.satisfies:
+                        out.setdefault(deadline_id, hearings[earlier])
+    return out

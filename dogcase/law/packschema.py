@@ -185,6 +185,9 @@ INPUT_KINDS = (
     "proofs",
     "seizure_ground",
     "notice_elements",
+    # a member of staff designated to take a later act (the hearing officer who will hold the hearing): the
+    # choices come from the product (its users who may take that act), the engine holds them to impartiality
+    "staff_member",
 )
 REFUSAL_CODES = (
     "not_empowered",
@@ -421,6 +424,7 @@ STEP_INPUT = Record(
         "choices": ListOf(ID, min_items=1, unique=True),
         "help": STR,
         "max_length": INT,
+        "act": OneOf(*ACTS),  # a staff_member input: the act the person is designated to take
         "when": OneOf("past", "future"),
         # events recorded only when a yes/no input of the step is yes: {certified_mail: [notice_sent]}
         "records_if": MapOf(ListOf(EVENT, min_items=1, unique=True)),

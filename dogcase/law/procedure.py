@@ -122,9 +122,9 @@ class Input:
     records: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
     help: str | None = None
-    max_length: int | None = (
-        None  # a text input: the most characters it takes (default packschema.TEXT_LIMIT)
-    )
+    # a text input: the most characters it takes (default packschema.TEXT_LIMIT)
+    max_length: int | None = None
+    act: str | None = None  # a staff_member input: the act the person named is designated to take
     when: str = "past"  # past: a fact that has happened | future: a date that may lie ahead (scheduled)
     # (yes/no input, events): events this date also records when that input is yes
     records_if: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -173,6 +173,8 @@ class Input:
             out["records_if_outcome"] = {o: list(events) for o, events in self.records_if_outcome}
         if self.kind == "text":
             out["max_length"] = self.text_limit
+        if self.act:
+            out["act"] = self.act
         if self.records_if_method:
             out["records_if_method"] = {m: list(events) for m, events in self.records_if_method}
         if self.choices:
@@ -276,6 +278,10 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 kind != "text" or not 1 <= raw_input["max_length"] <= TEXT_LIMIT_MAX
             ):
                 raise iwhere.fail(f"max_length is for a text input, from 1 to {TEXT_LIMIT_MAX:,} characters")
+            if (kind == "staff_member") != ("act" in raw_input):
+                raise iwhere.fail(
+                    "a staff_member input names the act the person is designated to take (act:)"
+                )
             if "when" in raw_input and not records:
                 raise iwhere.fail(
                     "when: is for a date or datetime input that records an event (past: a fact; future: a "
@@ -291,6 +297,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     choices=tuple(raw_input.get("choices", ())),
                     help=raw_input.get("help"),
                     max_length=raw_input.get("max_length"),
+                    act=raw_input.get("act"),
                     when=raw_input.get("when", "past"),
                     records_if=tuple(
                         (flag, tuple(evs)) for flag, evs in raw_input.get("records_if", {}).items()
@@ -1576,7 +1583,38 @@ class ProcedureEngine:
             elif item.records and item.kind in ("date", "datetime"):
                 self._check_not_before_incident(item, out[item.id], state)
         self._check_event_order(step, state, out, day)
+        for item in step.inputs:
+            if item.kind == "staff_member" and item.id in out:
+                self._check_designated(item, out[item.id], state, day, at)
         return out
+
+    def _check_designated(
+        self, item: Input, person: str, state: CaseState, day: dt.date, at: dt.datetime | None
+    ) -> None:
+        """A person designated to take an impartial act (the hearing officer) must be impartial now: not one
+        who took part in the case (any step but a clerical one or the hearing's own), as the act will check."""
+        impartial = next(
+            (
+                cite
+                for s in self.steps_on(day).values()
+                if s.act == item.act and s.applies_to(state.designation)
+                for cite in [s.impartial_by_designation.get(state.designation)]
+                if cite
+            ),
+            None,
+        )
+        if impartial is None:
+            return
+        moment = at or dt.datetime.combine(day, dt.time.max, tzinfo=self.j.tz)
+        ctx = _Context(self, state, None, moment, day, None)
+        earlier = [t for t in ctx.ordered if t.actor == person and ctx._taints(t)]
+        if earlier:
+            took = ", ".join(dict.fromkeys(f"“{ctx.label(t.step)}”" for t in earlier))
+            raise InputError(
+                f"inputs.{item.id}",
+                f"this person already took part in the case ({took}); it must be someone impartial "
+                f"({impartial['citation']})",
+            )
 
     def _check_not_before_incident(self, item: Input, value: Any, state: CaseState) -> None:
         """A scheduled date (`when: future`) may lie ahead, never before the incident the case is about."""
@@ -1784,6 +1822,13 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
         return value
     if kind == "file":
         return value
+    if kind == "staff_member":  # the person's id; the product offers and checks its own users
+        if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+            raise InputError(name, "must name the person (their id)")
+        person = str(value).strip()
+        if len(person) > 64:
+            raise InputError(name, too_long(64, len(person)))
+        return person
     allowed = [c["value"] for c in choices or ()]
     if kind == "proofs":
         if isinstance(value, str) or not isinstance(value, Iterable):

@@ -7,7 +7,9 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from dogcase.cases.hearings import designatable_staff
 from dogcase.law import clock
+from dogcase.staff.entered import staff_name
 from dogcase.staff.present import designation_label, humanize
 
 # Inputs answered by ticking several boxes: the conditions proven, the elements a notice contains.
@@ -73,13 +75,22 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
         }
         if inp.kind == "designation":
             f["choices"] = [{**c, "label": designation_label(j, c["value"])} for c in f["choices"]]
+        if inp.kind == "staff_member":
+            # the people the law empowers for the act they are designated to take (the hearing officer)
+            day = at.astimezone(j.tz).date()
+            f["choices"] = [
+                _choice({"value": str(u.pk), "label": staff_name(u)})
+                for u in designatable_staff(j, inp.act, state.designation, day)
+            ]
         out.append(f)
     return out
 
 
 # Inputs whose values come from the law's choices: the engine's refusal of a value names the ids it allows,
 # the form names the choices it offered.
-CHOICE_KINDS = frozenset({"designation", "service_method", "outcome", "seizure_ground", *LIST_KINDS})
+CHOICE_KINDS = frozenset(
+    {"designation", "service_method", "outcome", "seizure_ground", "staff_member", *LIST_KINDS}
+)
 
 
 def choice_message(field: dict[str, Any] | None) -> str:
@@ -166,4 +177,5 @@ def _missing(kind: str) -> str:
         "service_method": "Choose how it was served.",
         "outcome": "Choose the decision.",
         "seizure_ground": "Choose the ground for seizure.",
+        "staff_member": "Choose the person.",
     }.get(kind, "This is required.")

@@ -48,7 +48,7 @@ def test_a_correction_settles_the_tasks_it_makes_wrong(story, staff):
         4,
         hearing_at=at(5, 14).isoformat(),
         place="City Hall",
-        hearing_officer="H",
+        hearing_officer=str(staff["hearing"].pk),
     )
     # a typo: the hearing, put off from day 5, was held on day 15 (a hearing held before its scheduled date is
     # refused, so the typo is a date on or after the scheduled one)

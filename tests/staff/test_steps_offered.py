@@ -45,7 +45,7 @@ def decided(story, **decision):
         6,
         hearing_at=at(15, 14).isoformat(),
         place="City Hall",
-        hearing_officer="H",
+        hearing_officer=str(s.staff["hearing"].pk),
     )
     s.step("hold_hearing", "hearing", 15, held_on=on(15))
     s.step("decide_appeal", "hearing", 20, outcome="upheld", **decision)

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from dogcase.cases import acts
 from dogcase.cases import files as file_store
 from dogcase.cases.access import law_actor
+from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings
 from dogcase.cases.models import Case, Event, StoredFile, Task
 from dogcase.law import library
 from dogcase.staff import queries
@@ -144,12 +145,16 @@ def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list
     """(open, closed) obligations of the case, each with its countdown, citations, consequences and the
     events its time is counted from, in the city's words for them (`j`)."""
     open_rows, closed_rows = [], []
+    # an obligation met by holding a scheduled hearing says when and where it is
+    appointments = hearings_by_obligation(j, scheduled_hearings(case, j), today) if j is not None else {}
     for ob in case.obligations.all():
         due = ob.due_at or ob.due_date
+        hearing = appointments.get(ob.deadline_id) if ob.status not in ("met", "withdrawn") else None
         row = {
             "deadline_id": ob.deadline_id,
             "who": WHO_WORDS.get(ob.who, ob.who),
-            "what": ob.what,
+            "what": f"{ob.what} on {hearing.when_words}" if hearing is not None else ob.what,
+            "hearing": hearing,
             "due": due,
             "is_instant": ob.due_at is not None,
             "kind": ob.kind,
@@ -279,6 +284,9 @@ def case_detail(request, number: str):
         "owners": owners,
         "timeline": timeline(events, may_correct=not read_only, j=j, entered=entered),
         "entered": entered_summary(entered, events),
+        "hearings": sorted(
+            (scheduled_hearings(case, j, events).values() if j is not None else ()), key=lambda h: h.at
+        ),
         "open_obligations": open_obligations,
         "closed_obligations": closed_obligations,
         "allowed_steps": [s for s in steps if s["allowed"]],
