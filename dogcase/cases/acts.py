@@ -622,6 +622,7 @@ def correct_event_date(
             )
         if value == current:
             raise InvalidInput("value", "that is already the recorded date")
+        _check_corrected_order(j, state, names, value)
         before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
         correction = append_event(
             at=at,
@@ -669,6 +670,26 @@ def correct_event_date(
             data={"correction_seq": correction.seq, "changed": changed},
         )
     return StepResult(correction, locked)
+
+
+def _check_corrected_order(j, state: CaseState, names: list[str], value: dt.date | dt.datetime) -> None:
+    """A corrected date keeps the case's dates in order, as a form's date must (docs/procedure.md, "Dates in
+    order"): not before an event it cannot precede."""
+
+    def local(v):
+        return timezone.localtime(v).date() if isinstance(v, dt.datetime) else v
+
+    for name in names:
+        for earlier, _provision, _why in j.event_order.get(name, ()):
+            before = state.events.get(earlier)
+            if earlier in names or not isinstance(before, dt.date) or local(value) >= local(before):
+                continue
+            when = (
+                clock.format_time(timezone.localtime(before))
+                if isinstance(before, dt.datetime)
+                else clock.format_date(before)
+            )
+            raise InvalidInput("value", f"cannot be before {j.event_label(earlier)} ({when})")
 
 
 # ------------------------------------------------------------------------------------------ the records

@@ -122,3 +122,30 @@ def test_an_act_that_named_the_officer_in_words_still_reads(requested, staff):
     found = scheduled_hearings(requested.case, events=[event])["hearing_scheduled"]
     assert found.officer is None and found.officer_name == "Ruth Aamodt (retained)"
     assert acts.case_state(requested.case).events["hearing_scheduled"] == at(15, 14)
+
+
+def test_a_corrected_date_keeps_the_order_of_the_case(requested, staff):
+    """Moving the hearing is a correction with its reason; it cannot put the hearing before the request."""
+    schedule(requested, staff["hearing"])
+    event = requested.case.events.get(act="schedule_hearing")
+    with pytest.raises(acts.InvalidInput) as caught:
+        acts.correct_event_date(
+            requested.case,
+            event=event,
+            name="hearing_scheduled",
+            value=at(4, 14),
+            reason="the hearing was moved to an earlier date",
+            actor=staff["clerk"],
+            expected_version=requested.case.version,
+        )
+    assert caught.value.rule == "cannot be before receipt of the hearing request (Saturday 6 June 2026)"
+    acts.correct_event_date(
+        requested.case,
+        event=event,
+        name="hearing_scheduled",
+        value=at(16, 10),
+        reason="the owner asked for another day; moved to the 17th",
+        actor=staff["clerk"],
+        expected_version=requested.case.version,
+    )
+    assert requested.case.scheduled_hearing().at == at(16, 10)
