@@ -82,7 +82,7 @@ class StepInputs:
         if kind == "designation":
             return designation_label(self.j, str(value))
         if kind == "service_method":
-            return labels.get(str(value)) or self.j.service_method_label(str(value))
+            return _capital(labels.get(str(value)) or self.j.service_method_label(str(value)))
         if kind == "staff_member":
             return self.person(value)
         if isinstance(value, list | tuple):
