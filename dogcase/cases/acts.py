@@ -54,6 +54,7 @@ from dogcase.cases.models import (
 )
 from dogcase.cases.record_facts import bites_on_a_person, record_facts
 from dogcase.law import CaseState, InputError, TakenStep, clock, library
+from dogcase.law.procedure import too_long
 
 # ------------------------------------------------------------------------------------------------ errors
 
@@ -406,6 +407,7 @@ def take_step(
                 ],
             )
         state = case_state(locked)
+        _check_staff_members(j, step_id, state, inputs, at)
         try:
             cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
         except InputError as exc:
@@ -467,7 +469,7 @@ def take_step(
             kind=Event.Kind.STEP,
             act=step_id,
             summary=_step_summary(j, step, cleaned, outcome),
-            citation="; ".join(p["citation"] for p in step.provisions),
+            citation="; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),  # each once
             layer=step.layer,
             data=data,
             idempotency_key=idempotency_key,
@@ -479,6 +481,27 @@ def take_step(
         _apply_dog_status(locked, recorded)
         recompute_obligations(locked, at=at, actor=actor)
     return StepResult(event, locked)
+
+
+def _check_staff_members(
+    j, step_id: str, state: CaseState, inputs: Mapping[str, Any], at: dt.datetime
+) -> None:
+    """A person designated in a step's form (the hearing officer) is one of the users the law empowers for the
+    act they are to take, with access to the city; the law engine then holds them to impartiality."""
+    from dogcase.cases.hearings import designatable_staff
+
+    try:
+        step = j.case_step(step_id, state, at)
+    except InputError:
+        return  # an unknown step: the engine refuses it with its own words
+    for inp in step.inputs:
+        value = inputs.get(inp.id) if isinstance(inputs, Mapping) else None
+        if inp.kind != "staff_member" or value in (None, ""):
+            continue
+        allowed = designatable_staff(j, inp.act, state.designation, timezone.localtime(at).date())
+        if str(value).strip() not in {str(u.pk) for u in allowed}:
+            names = ", ".join(u.get_full_name() or u.get_username() for u in allowed) or "nobody yet"
+            raise InvalidInput(inp.id, f"choose one of the people who may do this in this city: {names}")
 
 
 def _concerns_person(j, step_id: str, at: dt.datetime) -> bool:
@@ -542,6 +565,7 @@ def correct_event_date(
     reason = (reason or "").strip()
     if len(reason) < 10:
         raise InvalidInput("reason", "say why the date was wrong (at least 10 characters)")
+    check_text("reason", reason, REASON_LIMIT)
     with transaction.atomic():
         _lock_case(case.pk)
         replay = _replayed(idempotency_key, actor=actor, act="correct_date", case=case)
@@ -598,6 +622,7 @@ def correct_event_date(
             )
         if value == current:
             raise InvalidInput("value", "that is already the recorded date")
+        _check_corrected_order(j, state, names, value)
         before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
         correction = append_event(
             at=at,
@@ -647,7 +672,39 @@ def correct_event_date(
     return StepResult(correction, locked)
 
 
+def _check_corrected_order(j, state: CaseState, names: list[str], value: dt.date | dt.datetime) -> None:
+    """A corrected date keeps the case's dates in order, as a form's date must (docs/procedure.md, "Dates in
+    order"): not before an event it cannot precede."""
+
+    def local(v):
+        return timezone.localtime(v).date() if isinstance(v, dt.datetime) else v
+
+    for name in names:
+        for earlier, _provision, _why in j.event_order.get(name, ()):
+            before = state.events.get(earlier)
+            if earlier in names or not isinstance(before, dt.date) or local(value) >= local(before):
+                continue
+            when = (
+                clock.format_time(timezone.localtime(before))
+                if isinstance(before, dt.datetime)
+                else clock.format_date(before)
+            )
+            raise InvalidInput("value", f"cannot be before {j.event_label(earlier)} ({when})")
+
+
 # ------------------------------------------------------------------------------------------ the records
+
+
+# The documented limits of the long texts (docs/cases.md, "Text limits"); a shorter text goes in its column's
+# max_length. Nothing longer is stored, nor written to the audit trail: it is refused on its field.
+NARRATIVE_LIMIT = 20_000
+STATEMENT_LIMIT = 5_000  # a witness statement, a note on a prior history entry
+REASON_LIMIT = 2_000  # the reason given for a correction or a change of a record
+
+
+def check_text(field: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise InvalidInput(field, too_long(limit, len(value)))
 
 
 def _check_lengths(model, values: Mapping[str, Any], prefix: str = "") -> None:
@@ -658,7 +715,7 @@ def _check_lengths(model, values: Mapping[str, Any], prefix: str = "") -> None:
         except Exception:  # noqa: BLE001, S112 - not a model field (e.g. owners): nothing to check
             continue
         if limit and isinstance(value, str) and len(value) > limit:
-            raise InvalidInput(f"{prefix}{name}", f"at most {limit} characters (this is {len(value)})")
+            raise InvalidInput(f"{prefix}{name}", too_long(limit, len(value)))
 
 
 def _check_email(value) -> None:
@@ -905,6 +962,7 @@ def record_incident(
     if problem := vocabulary.PLACE_TYPE.problem(j.facts, place_type):
         raise InvalidInput("place_type", problem)
     _check_lengths(Incident, {"place": place, "place_type": place_type})
+    check_text("narrative", narrative or "", NARRATIVE_LIMIT)
     if kind not in Incident.Kind.values:
         raise InvalidInput("kind", f"must be one of {', '.join(Incident.Kind.values)}")
     if not dogs:
@@ -936,6 +994,9 @@ def record_incident(
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
         _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
+        check_text(f"witnesses[{index}].statement", witness.get("statement") or "", STATEMENT_LIMIT)
+    for index, (_upload, description) in enumerate(evidence):
+        _check_lengths(Evidence, {"description": description}, f"evidence[{index}].")
     with transaction.atomic():
         _lock_city(jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_incident")
@@ -972,7 +1033,7 @@ def record_incident(
         stored = []
         for index, (upload, description) in enumerate(evidence):
             f = _store(upload, f"evidence[{index}]", jurisdiction, actor, at)
-            Evidence.objects.create(incident=incident, file=f, description=description[:200])
+            Evidence.objects.create(incident=incident, file=f, description=description)
             stored.append(
                 {"id": f.pk, "sha256": f.sha256, "name": f.original_name, "description": description}
             )
@@ -1018,6 +1079,9 @@ def add_to_incident(
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
         _check_lengths(Witness, {k: witness.get(k) for k in ("name", "contact")}, f"witnesses[{index}].")
+        check_text(f"witnesses[{index}].statement", witness.get("statement") or "", STATEMENT_LIMIT)
+    for index, (_upload, description) in enumerate(evidence):
+        _check_lengths(Evidence, {"description": description}, f"evidence[{index}].")
     at = at or now()
     with transaction.atomic():
         _lock_city(incident.jurisdiction)
@@ -1026,7 +1090,7 @@ def add_to_incident(
         stored = []
         for index, (upload, description) in enumerate(evidence):
             f = _store(upload, f"evidence[{index}]", incident.jurisdiction, actor, at)
-            Evidence.objects.create(incident=incident, file=f, description=description[:200])
+            Evidence.objects.create(incident=incident, file=f, description=description)
             stored.append(
                 {"id": f.pk, "sha256": f.sha256, "name": f.original_name, "description": description}
             )
@@ -1290,7 +1354,7 @@ def _record_law_change(case: Case, changes: list[dict], old_fingerprint: str, at
 def _raise_tasks(case: Case, ob: Obligation, at: dt.datetime) -> int:
     """A task for the overdue obligation, and one for each act the law attaches to it; each raised once."""
     due = ob.due_at or ob.due_date
-    citation = "; ".join(c.get("citation", "") for c in ob.citations)
+    citation = "; ".join(dict.fromkeys(c.get("citation", "") for c in ob.citations))
     who = "the owner" if ob.who == "owner" else "the city"
     base = f"{case.pk}:{ob.deadline_id}:{_iso(due)}"
     items = [(base, f"Overdue since {_iso(due)}: {who} had to {ob.what}", citation, ob.staff_roles)]

@@ -75,6 +75,10 @@ CHASE = {
 ALL_CONDITIONS = "all conditions of registration"
 
 
+# in a story's inputs: the demo's hearing officer (a user), designated to hold the hearing
+HEARING_OFFICER = "@hearing"
+
+
 def battle_lake() -> list[Story]:
     declare_d = (
         "declare",
@@ -202,7 +206,7 @@ def battle_lake() -> list[Story]:
                     {
                         "hearing_at": t(-3, 14),
                         "place": "City Hall council chambers",
-                        "hearing_officer": "Ruth Aamodt (retained)",
+                        "hearing_officer": HEARING_OFFICER,
                     },
                 ),
             ],
@@ -236,7 +240,7 @@ def battle_lake() -> list[Story]:
                     {
                         "hearing_at": t(26, 14),
                         "place": "City Hall council chambers",
-                        "hearing_officer": "Ruth Aamodt (retained)",
+                        "hearing_officer": HEARING_OFFICER,
                     },
                 ),
                 ("hold_hearing", "hearing", 26, {"held_on": d(26), "owner_present": True}),
@@ -265,7 +269,7 @@ def battle_lake() -> list[Story]:
                     {
                         "hearing_at": t(55, 14),
                         "place": "City Hall",
-                        "hearing_officer": "Ruth Aamodt (retained)",
+                        "hearing_officer": HEARING_OFFICER,
                     },
                 ),
                 ("hold_hearing", "hearing", 55, {"held_on": d(55), "owner_present": True}),
@@ -368,7 +372,7 @@ def battle_lake() -> list[Story]:
                     {
                         "hearing_at": t(45, 14),
                         "place": "City Hall",
-                        "hearing_officer": "Ruth Aamodt (retained)",
+                        "hearing_officer": HEARING_OFFICER,
                     },
                 ),
                 ("hold_hearing", "hearing", 45, {"held_on": d(45), "owner_present": True}),
@@ -661,6 +665,7 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
 def play_steps(case: Case, steps, users: dict[str, Any]) -> Case:
     """Take a story's steps on its case through `acts.take_step`, each at 11:00 on its day (days ago)."""
     for step_id, who, days, inputs in steps:
+        inputs = {k: str(users["hearing"].pk) if v == HEARING_OFFICER else v for k, v in inputs.items()}
         if inputs.get("proofs") == ALL_CONDITIONS:
             inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, _local(days, 11))}
         inputs = with_complete_notices(case, step_id, _local(days, 11), inputs)

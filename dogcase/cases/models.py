@@ -326,6 +326,14 @@ class Case(models.Model):
     def __str__(self) -> str:
         return self.number
 
+    def scheduled_hearing(self, event_name: str = "hearing_scheduled"):
+        """The hearing as last scheduled on this case — `at`, `place`, `officer` (a user), `officer_name`,
+        `when_words` — or None (dogcase.cases.hearings). `event_name` picks another hearing
+        (`destruction_hearing_scheduled`)."""
+        from dogcase.cases.hearings import scheduled_hearing
+
+        return scheduled_hearing(self, event_name)
+
 
 class EventQuerySet(models.QuerySet):
     def update(self, **kwargs):  # noqa: ARG002

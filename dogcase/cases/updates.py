@@ -19,6 +19,8 @@ from dogcase.cases.access import require_record_keeper
 from dogcase.cases.acts import (
     DOG_FIELDS,
     PERSON_FIELDS,
+    REASON_LIMIT,
+    STATEMENT_LIMIT,
     ActError,
     InvalidInput,
     _check_email,
@@ -27,11 +29,12 @@ from dogcase.cases.acts import (
     _lock_city,
     _record_event,
     _replayed,
+    check_text,
     now,
 )
 from dogcase.cases.models import Case, Dog, Ownership, Person, Premises, PriorHistoryEntry
 from dogcase.cases.record_facts import prior_designations, prior_history_words
-from dogcase.law import library
+from dogcase.law import clock, library
 
 PREMISES_FIELDS = ("street", "unit", "city_name", "postal_code", "tenure")
 
@@ -52,6 +55,7 @@ def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if len(reason) < 5:
         raise InvalidInput("reason", "say why the record changes (at least 5 characters)")
+    check_text("reason", reason, REASON_LIMIT)
     return reason
 
 
@@ -213,8 +217,11 @@ def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, a
     if person.jurisdiction != dog.jurisdiction:
         raise InvalidInput("person", "the owner must be recorded in the same city as the dog")
     at = at or now()
-    if since > timezone.localtime(at).date():
-        raise InvalidInput("since", "cannot be in the future")
+    today = timezone.localtime(at).date()
+    if since > today:
+        raise InvalidInput("since", f"cannot be in the future (today is {clock.format_date(today)})")
+    if since < clock.MIN_DATE:
+        raise InvalidInput("since", f"cannot be before {clock.format_date(clock.MIN_DATE)}")
     with transaction.atomic():
         _lock_city(dog.jurisdiction)
         _no_designated_case(dog, "person")
@@ -317,6 +324,7 @@ def record_prior_history(
         raise InvalidInput("by_whom", "say who declared it (e.g. the city or county and its officer)")
     fields = {"designation": designation, "by_whom": by_whom, "source": source}
     _check_lengths(PriorHistoryEntry, fields)
+    check_text("note", note, STATEMENT_LIMIT)
     with transaction.atomic():
         _lock_city(dog.jurisdiction)
         replay = _replayed(idempotency_key, actor=actor, act="record_prior_history")

@@ -97,6 +97,22 @@ _OBSERVED = frozenset({"none", "weekend_shift"})
 # --------------------------------------------------------------------------------------------- formatting
 
 
+def missing_day(text: str) -> str | None:
+    """Why a date written YYYY-MM-DD does not exist ("30 February 2026 does not exist: February 2026 has 28
+    days"), or None when the text is not written that way or the date exists."""
+    text = text.strip()
+    parts = text[:10].split("-")
+    if len(parts) != 3 or not all(p.isdecimal() for p in parts) or [len(p) for p in parts] != [4, 2, 2]:
+        return None
+    year, month, day = (int(p) for p in parts)
+    if not 1 <= month <= 12:
+        return f"{text[:10]} does not exist: there is no month {month}"
+    last = _calendar.monthrange(year, month)[1] if year >= 1 else 31
+    if not 1 <= day <= last:
+        return f"{day} {_MONTHS[month]} {year} does not exist: {_MONTHS[month]} {year} has {last} days"
+    return None
+
+
 def format_date(d: date) -> str:
     """'Friday 3 May 2024' -- no locale, no strftime."""
     return f"{_WEEKDAYS[d.weekday()]} {d.day} {_MONTHS[d.month]} {d.year}"

@@ -14,7 +14,7 @@ from . import clock
 from .errors import InputError, LawNotInForce, PackError
 from .facts import FactVocabulary
 from .model import Defect, Designation, Pack, ProvisionVersion, Role, ServiceMethod, Setting
-from .packschema import EVENTS, SERVICE_METHOD_FORMS, STAFF_ROLES
+from .packschema import EVENT_ORDER, EVENTS, SERVICE_METHOD_FORMS, STAFF_ROLES
 from .procedure import Actor, CaseState, Obligation, ProcedureEngine, Step, Verdict
 from .rules import DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
@@ -61,6 +61,14 @@ class Jurisdiction:
             self.event_words.update(layer.events)
             self.service_methods.update(layer.service_methods)
         self.events: tuple[str, ...] = tuple(self.event_words)
+        # event -> [(earlier event, provision key or None, why or None)]: the shared order and the layers'
+        self.event_order: dict[str, list[tuple[str, str | None, str | None]]] = {}
+        for later, earlier in EVENT_ORDER:
+            self.event_order.setdefault(later, []).extend((e, None, None) for e in earlier)
+        for layer in self.layers:
+            for later, earlier, provision, why in layer.event_order:
+                key = f"{layer.id}:{provision}" if provision else None
+                self.event_order.setdefault(later, []).extend((e, key, why) for e in earlier)
         self._event_set = frozenset(self.event_words)
         # a service method that is a form of another: the shared table, and the layers' form_of
         self.service_method_forms: dict[str, tuple[str, ...]] = dict(SERVICE_METHOD_FORMS)
@@ -1435,10 +1443,10 @@ def _summary(r: DesignationResult, *, eligibility: bool = False) -> str:
     if eligibility:
         return _eligibility_summary(r)
     if r.status == "eligible":
-        cites = "; ".join(rule.version.citation for rule in r.matched)
+        cites = "; ".join(dict.fromkeys(rule.version.citation for rule in r.matched))
         return f"The facts support declaring the dog a {label} ({cites})."
     if r.status == "barred":
-        cites = "; ".join(rule.version.citation for rule in r.barred_by)
+        cites = "; ".join(dict.fromkeys(rule.version.citation for rule in r.barred_by))
         return f"The dog may not be declared a {label}: an exemption applies ({cites})."
     if r.status == "undetermined":
         return f"Not enough facts to say whether the dog is a {label}: {_still_needed(r.missing)}."
@@ -1465,10 +1473,10 @@ def _still_needed(missing) -> str:
 def _eligibility_summary(r: DesignationResult) -> str:
     label = r.designation.label
     if r.status == "eligible":
-        cites = "; ".join(rule.version.citation for rule in r.matched)
+        cites = "; ".join(dict.fromkeys(rule.version.citation for rule in r.matched))
         return f"{label} may be sought: the facts meet a ground ({cites}); no designation is needed."
     if r.status == "barred":
-        cites = "; ".join(rule.version.citation for rule in r.barred_by)
+        cites = "; ".join(dict.fromkeys(rule.version.citation for rule in r.barred_by))
         return f"{label}: barred, an exemption applies ({cites})."
     if r.status == "undetermined":
         return f"{label}: not enough facts to say: {_still_needed(r.missing)}."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -348,6 +348,7 @@ def read_pack(
         procedure=procedure,
         vocabulary=vocabulary,
         events=MappingProxyType(events),
+        event_order=_event_order(raw, top, provisions),
         service_methods=MappingProxyType(service_methods),
         withdraws=tuple(withdraws),
         id=pack_id,
@@ -396,6 +397,22 @@ def _own_events(raw: Any, top: Where, state: Pack | None) -> dict[str, str]:
             raise where.fail(f"event {eid!r} is declared twice")
         out[eid] = " ".join(item["words"].split())
     return out
+
+
+def _event_order(raw: Any, top: Where, provisions: Mapping[str, Any]) -> tuple:
+    """`event_order:` — orderings of events the pack states beyond packschema.EVENT_ORDER."""
+    out = []
+    for index, item in enumerate(raw.get("event_order", ())):
+        where = top.at("event_order", raw.line_of("event_order")).at(index, raw["event_order"].line_of(index))
+        if item["event"] in item["not_before"]:
+            raise where.fail(f"event {item['event']!r} cannot be ordered after itself")
+        provision = item.get("provision")
+        if provision is not None and provision not in provisions:
+            raise where.at("provision", item.line_of("provision")).fail(
+                f"no provision {provision!r} in this pack"
+            )
+        out.append((item["event"], tuple(item["not_before"]), provision, item.get("why")))
+    return tuple(out)
 
 
 def _own_service_methods(raw: Any, top: Where, state: Pack | None, pack_id: str) -> dict[str, ServiceMethod]:

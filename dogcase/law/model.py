@@ -240,6 +240,8 @@ class Pack:
         default_factory=lambda: MappingProxyType({})
     )
     withdraws: tuple[Withdrawal, ...] = ()
+    # `event_order:` — (event, the events it may not precede, provision id or None, why or None)
+    event_order: tuple[tuple[str, tuple[str, ...], str | None, str | None], ...] = ()
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

@@ -81,6 +81,27 @@ EVENTS = (
     "conviction",
     "ban_review_requested",
 )
+# The order the meaning of the shared events gives them: (event, the events it cannot precede). A date a step
+# records for `event` may not be before the case's date of any of those (docs/procedure.md, "Dates in order");
+# a pack adds orderings of its own under `event_order:`.
+EVENT_ORDER = (
+    # a notice is not received before it was dated, sent or served
+    ("notice_received", ("notice_date", "notice_sent")),
+    ("destruction_notice_received", ("destruction_notice_date",)),
+    # a request is not received before it was filed; a hearing is not scheduled before the request it answers
+    ("hearing_request_received", ("hearing_request_filed",)),
+    ("hearing_scheduled", ("hearing_request_received", "hearing_request_filed")),
+    ("destruction_hearing_scheduled", ("destruction_hearing_request_received",)),
+    # a hearing is not held before the date it was scheduled for (a new date is a correction, with its reason)
+    ("hearing_closed", ("hearing_scheduled",)),
+    ("destruction_hearing_closed", ("destruction_hearing_scheduled",)),
+    # the Council decides on the recommendation it received
+    ("council_decision", ("recommendation",)),
+    ("destruction_council_decision", ("destruction_decision_issued",)),
+)
+# The longest text a step's text input takes, unless the input says `max_length:` (docs/procedure.md)
+TEXT_LIMIT = 5000
+TEXT_LIMIT_MAX = 20000
 # event names no longer in the vocabulary, and the event a step stored with one is now read as (a case
 # recorded before the hearing became one event keeps its dates)
 RETIRED_EVENTS = {
@@ -164,6 +185,9 @@ INPUT_KINDS = (
     "proofs",
     "seizure_ground",
     "notice_elements",
+    # a member of staff designated to take a later act (the hearing officer who will hold the hearing): the
+    # choices come from the product (its users who may take that act), the engine holds them to impartiality
+    "staff_member",
 )
 REFUSAL_CODES = (
     "not_empowered",
@@ -317,6 +341,7 @@ class StepConditionSpec(Spec):
         "confirmed",
         "ground_of",
         "input_by",
+        "recorded",
     )
     _extra = ("provision", "why", "code")
 
@@ -359,6 +384,8 @@ class StepConditionSpec(Spec):
                 raise here.fail("seizure_ground takes true")
         elif test == "ground_in":
             ListOf(ID, min_items=1).check(arg, here)
+        elif test == "recorded":
+            EVENT.check(arg, here)
         if "provision" in value:
             PROVISION_REF.check(value["provision"], where.at("provision", line))
         if "why" in value:
@@ -396,6 +423,8 @@ STEP_INPUT = Record(
         "required": BOOL,
         "choices": ListOf(ID, min_items=1, unique=True),
         "help": STR,
+        "max_length": INT,
+        "act": OneOf(*ACTS),  # a staff_member input: the act the person is designated to take
         "when": OneOf("past", "future"),
         # events recorded only when a yes/no input of the step is yes: {certified_mail: [notice_sent]}
         "records_if": MapOf(ListOf(EVENT, min_items=1, unique=True)),
@@ -686,6 +715,14 @@ PACK = Record(
             min_items=1,
         ),
         "events": ListOf(Record(required={"id": ID, "words": STR}), min_items=1),
+        # orderings of events beyond packschema.EVENT_ORDER: a date recorded for `event` may not precede them
+        "event_order": ListOf(
+            Record(
+                required={"event": EVENT, "not_before": ListOf(EVENT, min_items=1, unique=True)},
+                optional={"provision": ID, "why": STR},
+            ),
+            min_items=1,
+        ),
         "service_methods": ListOf(
             Record(required={"id": ID, "label": STR}, optional={"form_of": _ID_OR_IDS}),
             min_items=1,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import clock
 from .errors import InputError, PackError
 from .model import InForce, ProvisionVersion, Withdrawal
-from .packschema import RECIPIENT_RULES, RETIRED_EVENTS, SERVICE_METHOD
+from .packschema import RECIPIENT_RULES, RETIRED_EVENTS, SERVICE_METHOD, TEXT_LIMIT, TEXT_LIMIT_MAX
 from .schema import Where
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +40,7 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _DEADLINE_TESTS = ("within", "from", "after")
 _STEP_TESTS = ("done", "not_done")
 _INPUT_TESTS = ("proven", "seizure_ground", "ground_in", "confirmed", "input_by")
+_GROUND_TESTS = ("seizure_ground", "ground_in")
 _DEFAULT_CODES = {
     "done": "missing_step",
     "not_done": "already_taken",
@@ -57,6 +58,7 @@ _DEFAULT_CODES = {
     "not": "wrong_state",
     "ground_of": "wrong_state",
     "input_by": "too_late",
+    "recorded": "missing_step",
 }
 _ACT_WORDS = {
     "seize": "seizure",
@@ -120,6 +122,9 @@ class Input:
     records: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
     help: str | None = None
+    # a text input: the most characters it takes (default packschema.TEXT_LIMIT)
+    max_length: int | None = None
+    act: str | None = None  # a staff_member input: the act the person named is designated to take
     when: str = "past"  # past: a fact that has happened | future: a date that may lie ahead (scheduled)
     # (yes/no input, events): events this date also records when that input is yes
     records_if: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -137,6 +142,11 @@ class Input:
             + tuple(e for _, events in self.records_if_outcome for e in events)
             + tuple(e for _, events in self.records_if_method for e in events)
         )
+
+    @property
+    def text_limit(self) -> int:
+        """The most characters a text input takes."""
+        return self.max_length or TEXT_LIMIT
 
     @property
     def is_fact(self) -> bool:
@@ -161,6 +171,10 @@ class Input:
             out["records_if"] = {flag: list(events) for flag, events in self.records_if}
         if self.records_if_outcome:
             out["records_if_outcome"] = {o: list(events) for o, events in self.records_if_outcome}
+        if self.kind == "text":
+            out["max_length"] = self.text_limit
+        if self.act:
+            out["act"] = self.act
         if self.records_if_method:
             out["records_if_method"] = {m: list(events) for m, events in self.records_if_method}
         if self.choices:
@@ -260,6 +274,14 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
             for key in ("records_if", "records_if_outcome", "records_if_method"):
                 if key in raw_input and kind not in ("date", "datetime"):
                     raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
+            if "max_length" in raw_input and (
+                kind != "text" or not 1 <= raw_input["max_length"] <= TEXT_LIMIT_MAX
+            ):
+                raise iwhere.fail(f"max_length is for a text input, from 1 to {TEXT_LIMIT_MAX:,} characters")
+            if (kind == "staff_member") != ("act" in raw_input):
+                raise iwhere.fail(
+                    "a staff_member input names the act the person is designated to take (act:)"
+                )
             if "when" in raw_input and not records:
                 raise iwhere.fail(
                     "when: is for a date or datetime input that records an event (past: a fact; future: a "
@@ -274,6 +296,8 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     records=records,
                     choices=tuple(raw_input.get("choices", ())),
                     help=raw_input.get("help"),
+                    max_length=raw_input.get("max_length"),
+                    act=raw_input.get("act"),
                     when=raw_input.get("when", "past"),
                     records_if=tuple(
                         (flag, tuple(evs)) for flag, evs in raw_input.get("records_if", {}).items()
@@ -1556,7 +1580,97 @@ class ProcedureEngine:
             out[item.id] = _clean(item, value, name, choices.get(item.id))
             if item.is_fact:
                 self._check_fact_date(item, out[item.id], state, at)
+            elif item.records and item.kind in ("date", "datetime"):
+                self._check_not_before_incident(item, out[item.id], state)
+        self._check_event_order(step, state, out, day)
+        for item in step.inputs:
+            if item.kind == "staff_member" and item.id in out:
+                self._check_designated(item, out[item.id], state, day, at)
         return out
+
+    def _check_designated(
+        self, item: Input, person: str, state: CaseState, day: dt.date, at: dt.datetime | None
+    ) -> None:
+        """A person designated to take an impartial act (the hearing officer) must be impartial now: not one
+        who took part in the case (any step but a clerical one or the hearing's own), as the act will check."""
+        impartial = next(
+            (
+                cite
+                for s in self.steps_on(day).values()
+                if s.act == item.act and s.applies_to(state.designation)
+                for cite in [s.impartial_by_designation.get(state.designation)]
+                if cite
+            ),
+            None,
+        )
+        if impartial is None:
+            return
+        moment = at or dt.datetime.combine(day, dt.time.max, tzinfo=self.j.tz)
+        ctx = _Context(self, state, None, moment, day, None)
+        earlier = [t for t in ctx.ordered if t.actor == person and ctx._taints(t)]
+        if earlier:
+            took = ", ".join(dict.fromkeys(f"“{ctx.label(t.step)}”" for t in earlier))
+            raise InputError(
+                f"inputs.{item.id}",
+                f"this person already took part in the case ({took}); it must be someone impartial "
+                f"({impartial['citation']})",
+            )
+
+    def _check_not_before_incident(self, item: Input, value: Any, state: CaseState) -> None:
+        """A scheduled date (`when: future`) may lie ahead, never before the incident the case is about."""
+        local = value.astimezone(self.j.tz).date() if isinstance(value, dt.datetime) else value
+        if local < state.incident_date:
+            raise InputError(
+                f"inputs.{item.id}",
+                f"cannot be before the incident of the case ({clock.format_date(state.incident_date)})",
+            )
+
+    def _check_event_order(
+        self, step: Step, state: CaseState, cleaned: Mapping[str, Any], day: dt.date
+    ) -> None:
+        """The dates the form gives are in the order the events' meaning (packschema.EVENT_ORDER) and the packs
+        (`event_order:`) put them: each date an input records is checked against the case's date of every event
+        it may not precede (as the case knows it, or as this same form gives it). A date that the case records
+        later for an event already recorded (a second notice) is not checked against the later events of the
+        first: only the dates this form gives are judged."""
+        order = self.j.event_order
+        own: dict[str, tuple[Input, Any]] = {}
+        for item in step.inputs:
+            if item.id in cleaned and item.kind in ("date", "datetime"):
+                for event in item.all_records:
+                    own[event] = (item, cleaned[item.id])
+        known = dict(state.events)
+        known.update({event: value for event, (_, value) in own.items()})
+        tz = self.j.tz
+
+        def local(value: Any) -> dt.date:
+            return value.astimezone(tz).date() if isinstance(value, dt.datetime) else value
+
+        for event, (item, value) in own.items():
+            for earlier, provision, why in order.get(event, ()):
+                before = known.get(earlier)
+                if before is None or earlier == event or not isinstance(before, dt.date):
+                    continue
+                if local(value) >= local(before):
+                    continue
+                if isinstance(before, dt.datetime):
+                    when = clock.format_time(before.astimezone(tz))
+                else:
+                    when = clock.format_date(before)
+                source = own.get(earlier)
+                where = f", given in “{source[0].label}”" if source else ""
+                rule = f"cannot be before {self.j.event_label(earlier)} ({when}{where})"
+                if event.endswith("hearing_closed") and earlier.endswith("hearing_scheduled"):
+                    rule += (
+                        ": if the hearing was moved, correct the scheduled date first (“Correct a date” on the "
+                        "scheduling, with the reason)"
+                    )
+                cite = self._cite(provision, day) if provision else None
+                if why:
+                    rule += f": {why}"
+                if cite:
+                    rule += f" ({cite['citation']})"
+                raise InputError(f"inputs.{item.id}", rule)
 
     def _check_fact_date(self, item: Input, value: Any, state: CaseState, at: dt.datetime | None) -> None:
         tz = self.j.tz
@@ -1644,6 +1758,17 @@ class ProcedureEngine:
         return ctx.obligations()
 
 
+def _shown(value: Any) -> str:
+    """A value as an error message repeats it: never more than 60 characters of it."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}…"
+
+
+def too_long(limit: int, length: int) -> str:
+    """The one message for a text over its limit, on forms and the API alike."""
+    return f"At most {limit:,} characters (you wrote {length:,})"
+
+
 def _check_instant(at: Any, name: str) -> None:
     if not isinstance(at, dt.datetime) or at.tzinfo is None or at.utcoffset() is None:
         raise InputError(name, "must be a timezone-aware date and time")
@@ -1660,7 +1785,9 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
             try:
                 day = dt.date.fromisoformat(value)
             except ValueError:
-                raise InputError(name, f"{value!r} is not a real date (YYYY-MM-DD)") from None
+                raise InputError(
+                    name, clock.missing_day(value) or f"{_shown(value)} is not a date written YYYY-MM-DD"
+                ) from None
         else:
             raise InputError(name, "must be a date written YYYY-MM-DD")
         if not clock.MIN_DATE <= day <= clock.MAX_DATE:
@@ -1671,22 +1798,37 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
             try:
                 value = dt.datetime.fromisoformat(value)
             except ValueError:
-                raise InputError(name, f"{value!r} is not a real date and time (ISO 8601)") from None
+                raise InputError(
+                    name,
+                    clock.missing_day(value) or f"{_shown(value)} is not a real date and time (ISO 8601)",
+                ) from None
         if not isinstance(value, dt.datetime):
             raise InputError(name, "must be a date and time with its UTC offset")
         if value.tzinfo is None or value.utcoffset() is None:
             raise InputError(name, "a date and time needs its UTC offset, e.g. 2026-11-01T01:30:00-05:00")
+        if not clock.MIN_DATE <= value.date() <= clock.MAX_DATE:
+            raise InputError(name, f"must be between {clock.MIN_DATE} and {clock.MAX_DATE}")
         return value
     if kind == "text":
         if not isinstance(value, str) or not value.strip():
             raise InputError(name, "must be text")
-        return value.strip()
+        text = value.strip()
+        if len(text) > item.text_limit:
+            raise InputError(name, too_long(item.text_limit, len(text)))
+        return text
     if kind == "bool":
         if not isinstance(value, bool):
             raise InputError(name, "must be true or false")
         return value
     if kind == "file":
         return value
+    if kind == "staff_member":  # the person's id; the product offers and checks its own users
+        if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+            raise InputError(name, "must name the person (their id)")
+        person = str(value).strip()
+        if len(person) > 64:
+            raise InputError(name, too_long(64, len(person)))
+        return person
     allowed = [c["value"] for c in choices or ()]
     if kind == "proofs":
         if isinstance(value, str) or not isinstance(value, Iterable):
@@ -1694,7 +1836,9 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
         items = list(value)
         for v in items:
             if v not in allowed:
-                raise InputError(name, f"{v!r} is not a requirement here; choose from {', '.join(allowed)}")
+                raise InputError(
+                    name, f"{_shown(v)} is not a requirement here; choose from {', '.join(allowed)}"
+                )
         return tuple(dict.fromkeys(items))
     if kind == "notice_elements":
         if value == "all":  # "the notice contains every element the law requires", recorded as the list
@@ -1704,7 +1848,7 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
         items = list(value)
         for v in items:
             if v not in allowed:
-                raise InputError(name, f"{v!r} is not an element of this notice")
+                raise InputError(name, f"{_shown(v)} is not an element of this notice")
         for choice in choices or ():
             if choice["value"] not in items and choice.get("applies", True):
                 raise InputError(
@@ -1716,7 +1860,7 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
         return tuple(dict.fromkeys(items))
     if value not in allowed:
         raise InputError(
-            name, f"{value!r} is not allowed; choose one of {', '.join(map(str, allowed)) or '(none)'}"
+            name, f"{_shown(value)} is not allowed; choose one of {', '.join(map(str, allowed)) or '(none)'}"
         )
     return value
 
@@ -1956,6 +2100,8 @@ class _Context:
                 needs.append(cond.why or self._pending.get(id(cond)) or self.reason_of(cond, step))
             elif not result:
                 refusals += found
+        if self.inputs is None and not refusals and needs:
+            refusals = self._refused_on_every_ground(step)
         for did in self._undetermined_within:
             notes.append(
                 f"The time to {self.j._deadline_plans[did].what} cannot be computed yet "
@@ -1963,6 +2109,36 @@ class _Context:
             )
         return Verdict(not refusals, tuple(refusals), step, tuple(needs), tuple(notes))
 
+    def _refused_on_every_ground(self, step: Step) -> list[Refusal]:
+        """A step whose form chooses a ground (seizure_ground) is bound to be refused when no ground it could
+        be given — none, if the input is optional, or any of the law's grounds for it — lets it pass the
+        conditions that read the ground: it is then refused now, with the reasons each choice would meet,
+        instead of being offered for a form that can only be refused. [] when some choice may pass."""
+        item = next((i for i in step.inputs if i.kind == "seizure_ground"), None)
+        if item is None or not any(_mentions(c, t) for c in step.requires for t in _GROUND_TESTS):
+            return []
+        grounds = self.engine.choices(step, self.state, self.day, self.at).get(item.id, [])
+        candidates: list[dict[str, Any]] = [{}] if not item.required else []
+        candidates += [{item.id: g["value"]} for g in grounds]
+        found: list[Refusal] = []
+        try:
+            for candidate in candidates:
+                self.probe = MappingProxyType(candidate)
+                refused = [
+                    r
+                    for cond in step.requires
+                    for ok, rs in [self.evaluate(cond, step, None)]
+                    if ok is False
+                    for r in rs
+                ]
+                if not refused:
+                    return []
+                found += [r for r in refused if r.reason not in {f.reason for f in found}]
+        finally:
+            self.probe = None
+        return found
+
+    probe: Mapping[str, Any] | None = None
     _undetermined_within: tuple[str, ...] = ()
     _pending: dict[int, str]
     legal: dt.date | dt.datetime | None = None
@@ -2067,7 +2243,14 @@ class _Context:
                 return False, [Refusal(self.reason_of(cond, step), cite, code)]
             return True, []
         if test in _INPUT_TESTS and self.inputs is None:
-            return None, []
+            if self.probe is None or test not in _GROUND_TESTS:
+                return None, []
+            # a ground the form could give: is the step refused whatever ground is chosen?
+            self.inputs = self.probe
+            try:
+                return self._leaf(cond, step, cite, code)
+            finally:
+                self.inputs = None
         ok, refusals = self._leaf(cond, step, cite, code)
         if self.legal_pending and test in _DEADLINE_TESTS and (ok is (test != "within")):
             # `at` does not settle it: the legal date (the form's, not after `at`) may be earlier
@@ -2092,6 +2275,8 @@ class _Context:
 
         if test == "done":
             return (True, []) if self.latest(arg) else refuse()
+        if test == "recorded":
+            return (True, []) if arg in self.state.events else refuse()
         if test == "not_done":
             return refuse() if self.latest(arg) else (True, [])
         if test in _DEADLINE_TESTS:
@@ -2480,6 +2665,8 @@ def _condition_words(ctx: _Context, cond: Condition, step: Step) -> str:
         return f"if “{ctx.label(cond.arg)}” has been done"
     if cond.test == "not_done":
         return f"unless “{ctx.label(cond.arg)}” has been done"
+    if cond.test == "recorded":
+        return f"if the date of {ctx.j.event_label(cond.arg)} is on record"
     if cond.test == "outcome":
         wanted = " or ".join(o.replace("_", " ") for o in cond.arg["in"])
         return f"if “{ctx.label(cond.arg['step'])}” ended with: {wanted}"
@@ -2493,6 +2680,8 @@ def _default_reason(ctx: _Context, cond: Condition, step: Step, extra: Any = Non
         return f"“{ctx.label(arg)}” must come first, and it has not been done in this case."
     if test == "not_done":
         return f"Not possible once “{ctx.label(arg)}” has been done, and it has been."
+    if test == "recorded":
+        return f"The date of {j.event_label(arg)} must be on record first."
     if test in _DEADLINE_TESTS:
         plan = j._deadline_plans[arg]
         who = "the owner's" if plan.who == "owner" else "the city's"

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from dogcase.cases.models import Dog, Incident, Premises
+from dogcase.cases.acts import NARRATIVE_LIMIT, STATEMENT_LIMIT
+from dogcase.cases.models import Dog, Evidence, Incident, Person, Premises, Victim, Witness
 from dogcase.cases.record_facts import PERSON, bites_on_a_person, record_facts
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
+from dogcase.law import clock
+from dogcase.law.procedure import too_long
 from dogcase.staff.present import humanize
 
 # Facts the structured part of the form always settles; they are not asked again as questions.
@@ -96,6 +99,45 @@ PREMISES_TEXT = ("premises_street", "premises_unit", "premises_city", "premises_
 LANDLORD_TEXT = ("landlord_name", "landlord_street", "landlord_city", "landlord_zip", "landlord_phone")
 
 
+def _limit(model, name: str) -> int:
+    return model._meta.get_field(name).max_length
+
+
+# The most characters each text of the form takes: the column it is stored in, or the documented limit of a
+# long text (docs/cases.md, "Text limits"). A longer text is a message on its field, never cut.
+LIMITS = {
+    "place": _limit(Incident, "place"),
+    "narrative": NARRATIVE_LIMIT,
+    "evidence_description": _limit(Evidence, "description"),
+}
+ROW_LIMITS = {
+    "dog": {
+        **{n: _limit(Dog, n) for n in DOG_TEXT},
+        "owner_name": _limit(Person, "full_name"),
+        "owner_street": _limit(Person, "street"),
+        "owner_city": _limit(Person, "city_name"),
+        "owner_zip": _limit(Person, "postal_code"),
+        "owner_phone": _limit(Person, "phone"),
+        "owner_email": _limit(Person, "email"),
+        "premises_street": _limit(Premises, "street"),
+        "premises_unit": _limit(Premises, "unit"),
+        "premises_city": _limit(Premises, "city_name"),
+        "premises_zip": _limit(Premises, "postal_code"),
+        "landlord_name": _limit(Person, "full_name"),
+        "landlord_street": _limit(Person, "street"),
+        "landlord_city": _limit(Person, "city_name"),
+        "landlord_zip": _limit(Person, "postal_code"),
+        "landlord_phone": _limit(Person, "phone"),
+    },
+    "victim": {"name": _limit(Victim, "name"), "conduct_note": _limit(Victim, "conduct")},
+    "witness": {
+        "name": _limit(Witness, "name"),
+        "contact": _limit(Witness, "contact"),
+        "statement": STATEMENT_LIMIT,
+    },
+}
+
+
 class _Row:
     index: int
 
@@ -169,39 +211,64 @@ def _indices(post, prefix: str) -> list[int]:
     return sorted(i for i in found if i < 50)
 
 
-def _text(post, name: str, limit: int = 200) -> str:
-    return (post.get(name) or "").strip()[:limit]
+def _text(post, name: str) -> str:
+    return (post.get(name) or "").strip()
+
+
+def _check_limits(data: IntakeData) -> None:
+    """A text longer than its limit is a message on its field: "At most 200 characters (you wrote 250)"."""
+    e = data.errors
+    for name, limit in LIMITS.items():
+        value = getattr(data, name)
+        if len(value) > limit:
+            e[name] = too_long(limit, len(value)) + "."
+    rows = (("dog", data.dogs), ("victim", data.victims), ("witness", data.witnesses))
+    for kind, found in rows:
+        for row in found:
+            for name, limit in ROW_LIMITS[kind].items():
+                value = row.get(name) if kind == "dog" else getattr(row, name)
+                if len(value) > limit:
+                    e[f"{kind}-{row.index}-{name}"] = too_long(limit, len(value)) + "."
 
 
 def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
     """Read the form. `vocabulary` is the fact vocabulary (`j.facts`); `tz` the city's time zone."""
     data = IntakeData(
-        jurisdiction=_text(post, "jurisdiction", 64),
-        occurred_at_text=_text(post, "occurred_at", 40),
+        jurisdiction=_text(post, "jurisdiction"),
+        occurred_at_text=_text(post, "occurred_at"),
         place=_text(post, "place"),
-        place_type=_text(post, "place_type", 20),
-        kind=_text(post, "kind", 20),
-        narrative=(post.get("narrative") or "").strip()[:20000],
+        place_type=_text(post, "place_type"),
+        kind=_text(post, "kind"),
+        narrative=_text(post, "narrative"),
         evidence_description=_text(post, "evidence_description"),
     )
     if data.occurred_at_text:
         try:
             naive = dt.datetime.fromisoformat(data.occurred_at_text)
         except ValueError:
-            data.errors["occurred_at"] = "Give the date and time it happened."
+            missing = clock.missing_day(data.occurred_at_text)
+            data.errors["occurred_at"] = (
+                f"{missing[:1].upper()}{missing[1:]}." if missing else "Give the date and time it happened."
+            )
         else:
             data.occurred_at = naive.replace(tzinfo=tz) if naive.tzinfo is None else naive
             if data.occurred_at > now:
                 data.errors["occurred_at"] = "The incident cannot be in the future."
+            elif data.occurred_at.date() < clock.MIN_DATE:
+                # the law's calendar starts in 1900: an earlier incident could not be classified
+                data.errors["occurred_at"] = (
+                    f"The incident cannot be before {clock.format_date(clock.MIN_DATE)}: the law's calendar "
+                    "starts there. Check the year."
+                )
     for i in _indices(post, "dog"):
         p = f"dog-{i}-"
         row = DogRow(
             index=i,
-            existing=_text(post, p + "existing", 20),
-            owner_existing=_text(post, p + "owner_existing", 20),
-            sex=_text(post, p + "sex", 10) or Dog.Sex.UNKNOWN,
-            birth_year=_text(post, p + "birth_year", 4),
-            tenure=_text(post, p + "tenure", 10) or Premises.Tenure.UNKNOWN,
+            existing=_text(post, p + "existing"),
+            owner_existing=_text(post, p + "owner_existing"),
+            sex=_text(post, p + "sex") or Dog.Sex.UNKNOWN,
+            birth_year=_text(post, p + "birth_year"),
+            tenure=_text(post, p + "tenure") or Premises.Tenure.UNKNOWN,
             text={n: _text(post, p + n) for n in DOG_TEXT + OWNER_TEXT + PREMISES_TEXT + LANDLORD_TEXT},
         )
         data.dogs.append(row)
@@ -212,9 +279,9 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
         p = f"victim-{i}-"
         row = VictimRow(
             index=i,
-            kind=_text(post, p + "kind", 20),
+            kind=_text(post, p + "kind"),
             name=_text(post, p + "name"),
-            injury=_text(post, p + "injury", 30),
+            injury=_text(post, p + "injury"),
             conduct=[v for v in post.getlist(p + "conduct") if v in conduct_values],
             conduct_none=post.get(p + "conduct_none") == "yes",
             conduct_note=_text(post, p + "conduct_note"),
@@ -228,10 +295,11 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
             index=i,
             name=_text(post, p + "name"),
             contact=_text(post, p + "contact"),
-            statement=(post.get(p + "statement") or "").strip()[:5000],
+            statement=_text(post, p + "statement"),
         )
         if row.name or row.contact or row.statement:
             data.witnesses.append(row)
+    _check_limits(data)
     for fact in vocabulary.facts.values():
         if fact.id in DERIVED_ONLY or fact.from_record:
             continue  # settled by the form's structured answers, or by the dog's record: never typed here

@@ -7,6 +7,9 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from dogcase.cases.hearings import designatable_staff
+from dogcase.law import clock
+from dogcase.staff.entered import staff_name
 from dogcase.staff.present import designation_label, humanize
 
 # Inputs answered by ticking several boxes: the conditions proven, the elements a notice contains.
@@ -67,16 +70,27 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
             "value": values.get(inp.id, [] if inp.kind in LIST_KINDS else ""),
             "error": errors.get(inp.id, ""),
             "help": inp.help or "",
+            # a text input's limit, said beside it (a `maxlength` would cut a pasted text silently)
+            "max_length": f"{inp.text_limit:,}" if inp.kind == "text" else "",
         }
         if inp.kind == "designation":
             f["choices"] = [{**c, "label": designation_label(j, c["value"])} for c in f["choices"]]
+        if inp.kind == "staff_member":
+            # the people the law empowers for the act they are designated to take (the hearing officer)
+            day = at.astimezone(j.tz).date()
+            f["choices"] = [
+                _choice({"value": str(u.pk), "label": staff_name(u)})
+                for u in designatable_staff(j, inp.act, state.designation, day)
+            ]
         out.append(f)
     return out
 
 
 # Inputs whose values come from the law's choices: the engine's refusal of a value names the ids it allows,
 # the form names the choices it offered.
-CHOICE_KINDS = frozenset({"designation", "service_method", "outcome", "seizure_ground", *LIST_KINDS})
+CHOICE_KINDS = frozenset(
+    {"designation", "service_method", "outcome", "seizure_ground", "staff_member", *LIST_KINDS}
+)
 
 
 def choice_message(field: dict[str, Any] | None) -> str:
@@ -130,12 +144,12 @@ def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
             try:
                 out[inp.id] = dt.date.fromisoformat(raw).isoformat()
             except ValueError:
-                raise FormProblem(inp.id, "Write the date as YYYY-MM-DD.") from None
+                raise FormProblem(inp.id, _date_problem(raw, "Write the date as YYYY-MM-DD.")) from None
         elif inp.kind == "datetime":
             try:
                 moment = dt.datetime.fromisoformat(raw)
             except ValueError:
-                raise FormProblem(inp.id, "Give a date and a time.") from None
+                raise FormProblem(inp.id, _date_problem(raw, "Give a date and a time.")) from None
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=tz)
             out[inp.id] = moment.isoformat()
@@ -144,8 +158,14 @@ def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
                 raise FormProblem(inp.id, "Answer yes or no.")
             out[inp.id] = raw == "yes"
         else:
-            out[inp.id] = raw[:5000]
+            out[inp.id] = raw  # the law engine holds a text to its limit, on the form and the API alike
     return out
+
+
+def _date_problem(raw: str, otherwise: str) -> str:
+    """A date that is written right but does not exist (2026-02-30) is said to not exist."""
+    missing = clock.missing_day(raw)
+    return f"{missing[:1].upper()}{missing[1:]}." if missing else otherwise
 
 
 def _missing(kind: str) -> str:
@@ -157,4 +177,5 @@ def _missing(kind: str) -> str:
         "service_method": "Choose how it was served.",
         "outcome": "Choose the decision.",
         "seizure_ground": "Choose the ground for seizure.",
+        "staff_member": "Choose the person.",
     }.get(kind, "This is required.")

@@ -112,7 +112,8 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
     take_step_button(page, "Schedule the hearing and mail the notice of hearing")
     page.locator("#in-hearing_at").fill(f"{today.isoformat()}T08:00")
     page.locator("#in-place").fill("City Hall, council chambers")
-    page.locator("#in-hearing_officer").fill("Ruth Aamodt, retained hearing officer")
+    # the hearing officer is a user of the city, chosen by name
+    page.locator("label.choice", has_text=re.compile(r"^\s*hearing\s*$")).locator("input").check()
     contents = page.locator("input[name=in-contents]")
     for i in range(contents.count()):
         contents.nth(i).check()

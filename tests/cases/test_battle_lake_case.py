@@ -50,7 +50,7 @@ def appeal_to_decision(s, outcome, decided_day=20):
         6,
         hearing_at=at(15, 14).isoformat(),
         place="City Hall",
-        hearing_officer="Ruth Aamodt",
+        hearing_officer=str(s.staff["hearing"].pk),
     )
     s.step("hold_hearing", "hearing", 15, held_on=on(15), owner_present=True)
     decide = s.obligation("city.issue_decision")
@@ -223,13 +223,26 @@ def test_the_hearing_officer_who_declared_the_dog_may_not_hear_the_appeal(story,
         received_on=on(1),
     )
     s.step("receive_hearing_request", "clerk", 3, received_on=on(3))
+    # the one who declared the dog is not designated to hold the hearing (impartiality, (I)(3))
+    with pytest.raises(acts.InvalidInput) as info:
+        s.step(
+            "schedule_hearing",
+            "clerk",
+            4,
+            hearing_at=at(10, 14).isoformat(),
+            place="City Hall",
+            hearing_officer=str(both.pk),
+        )
+    assert info.value.field == "hearing_officer"
+    assert "already took part in the case (“Declare the dog" in info.value.rule
+    assert "(§ 90.15 (I)(3))" in info.value.rule
     s.step(
         "schedule_hearing",
         "clerk",
         4,
         hearing_at=at(10, 14).isoformat(),
         place="City Hall",
-        hearing_officer="H",
+        hearing_officer=str(staff["clerk"].pk),
     )
     refused = s.refused("hold_hearing", both, 10, held_on=on(10))
     assert "not_impartial" in [r["code"] for r in refused.refusals]

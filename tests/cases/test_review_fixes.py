@@ -46,11 +46,13 @@ def test_a_correction_settles_the_tasks_it_makes_wrong(story, staff):
         "schedule_hearing",
         "clerk",
         4,
-        hearing_at=at(15, 14).isoformat(),
+        hearing_at=at(5, 14).isoformat(),
         place="City Hall",
-        hearing_officer="H",
+        hearing_officer=str(staff["hearing"].pk),
     )
-    s.step("hold_hearing", "hearing", 20, held_on=on(5))  # a typo: the hearing was held on day 15
+    # a typo: the hearing, put off from day 5, was held on day 15 (a hearing held before its scheduled date is
+    # refused, so the typo is a date on or after the scheduled one)
+    s.step("hold_hearing", "hearing", 20, held_on=on(5))
     acts.sweep(at=at(21))
     decide = s.case.obligations.get(deadline_id="city.issue_decision")
     assert (
@@ -115,4 +117,4 @@ def test_an_overlong_value_is_a_message_on_its_field(staff, db):
             full_name="Pat",
             phone="(218) 864-5555 ext. 1234 — cell, evenings only",
         )
-    assert info.value.field == "phone" and "at most 40" in info.value.rule
+    assert info.value.field == "phone" and info.value.rule == "At most 40 characters (you wrote 46)"

@@ -465,7 +465,22 @@ def _declared(j, designation: str = "dangerous") -> CaseState:
         (
             {"served_on": "2024-13-03", "method": "personal", "served_owner": "A"},
             "inputs.served_on",
-            "not a real date",
+            "does not exist: there is no month 13",
+        ),
+        (
+            {"served_on": "2024-02-30", "method": "personal", "served_owner": "A"},
+            "inputs.served_on",
+            "30 February 2024 does not exist: February 2024 has 29 days",
+        ),
+        (
+            {"served_on": "3 May 2024", "method": "personal", "served_owner": "A"},
+            "inputs.served_on",
+            "is not a date written YYYY-MM-DD",
+        ),
+        (
+            {"served_on": "2024-05-03", "method": "personal", "contents": "all", "served_owner": "A" * 5001},
+            "inputs.served_owner",
+            "At most 5,000 characters (you wrote 5,001)",
         ),
         (
             {"served_on": "2024-05-03", "method": "pigeon", "served_owner": "A"},

@@ -15,7 +15,7 @@ def test_an_incident_before_1900_is_refused_on_its_field(officer, occurred_at):
     response = client_for(officer).post("/incidents/new", intake(occurred_at=occurred_at))
 
     assert response.status_code == 400
-    assert "Must be on or after 1900-01-01" in response.content.decode()
+    assert "The incident cannot be before Monday 1 January 1900" in response.content.decode()
     assert not Incident.objects.exists()
 
 

@@ -17,9 +17,11 @@ from django.views.decorators.http import require_POST
 from dogcase.cases import acts
 from dogcase.cases import files as file_store
 from dogcase.cases.access import law_actor
+from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings
 from dogcase.cases.models import Case, Event, StoredFile, Task
 from dogcase.law import library
 from dogcase.staff import queries
+from dogcase.staff.entered import StepInputs
 from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.staff.present import (
     STATUS_WORDS,
@@ -78,8 +80,9 @@ def _value_words(value: Any) -> str:
     return str(value)
 
 
-def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str, Any]]:
-    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`)."""
+def timeline(events: list[Event], *, may_correct: bool, j=None, entered=None) -> list[dict[str, Any]]:
+    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`), and
+    with `entered` (a StepInputs), everything the step's form was given."""
     corrected_by: dict[int, list[int]] = {}
     for e in events:
         if e.corrects_id:
@@ -97,7 +100,8 @@ def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str
                 "kind_label": e.get_kind_display(),
                 "act": e.act,
                 "summary": e.summary,
-                "citation": e.citation,
+                # each provision once (an act recorded before citations were deduplicated kept every repeat)
+                "citation": "; ".join(dict.fromkeys(c for c in e.citation.split("; ") if c)),
                 "layer": layer_words(e.layer),
                 "corrects": e.corrects.seq if e.corrects_id else None,
                 "corrected_by": corrected_by.get(e.pk, []),
@@ -105,6 +109,7 @@ def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str
                     {"name": event_words(j, k), "value": _value_words(v)} for k, v in recorded.items()
                 ],
                 "files": list((e.data.get("files") or {}).values()),
+                "entered": _entered(entered, e),
                 "correctable": may_correct and bool(recorded),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
             }
@@ -112,16 +117,44 @@ def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str
     return rows
 
 
+def _entered(entered, e: Event) -> list[dict[str, str]]:
+    if entered is None or e.kind != Event.Kind.STEP:
+        return []
+    return entered.rows(e.act, e.at, e.data.get("designation") or None, e.data.get("inputs") or {})
+
+
+def entered_summary(entered, events: list[Event]) -> list[dict[str, Any]]:
+    """Everything entered on the case, one row per step taken (its latest taking, corrections aside): the
+    summary at the top of the case page."""
+    latest: dict[str, Event] = {}
+    for e in events:
+        if e.kind == Event.Kind.STEP:
+            latest.pop(e.act, None)
+            latest[e.act] = e
+    out = []
+    for e in latest.values():
+        rows = _entered(entered, e)
+        if rows:
+            out.append(
+                {"label": e.data.get("label") or humanize(e.act), "at": e.at, "seq": e.seq, "rows": rows}
+            )
+    return out
+
+
 def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list[dict]]:
     """(open, closed) obligations of the case, each with its countdown, citations, consequences and the
     events its time is counted from, in the city's words for them (`j`)."""
     open_rows, closed_rows = [], []
+    # an obligation met by holding a scheduled hearing says when and where it is
+    appointments = hearings_by_obligation(j, scheduled_hearings(case, j), today) if j is not None else {}
     for ob in case.obligations.all():
         due = ob.due_at or ob.due_date
+        hearing = appointments.get(ob.deadline_id) if ob.status not in ("met", "withdrawn") else None
         row = {
             "deadline_id": ob.deadline_id,
             "who": WHO_WORDS.get(ob.who, ob.who),
-            "what": ob.what,
+            "what": f"{ob.what} on {hearing.when_words}" if hearing is not None else ob.what,
+            "hearing": hearing,
             "due": due,
             "is_instant": ob.due_at is not None,
             "kind": ob.kind,
@@ -242,13 +275,18 @@ def case_detail(request, number: str):
         steps = [step_row(v, case) for v in verdicts]
     open_obligations, closed_obligations = obligation_rows(case, today=today, now=now, j=j)
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
+    entered = StepInputs(j, state) if j is not None else None
     tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
     context = {
         "case": case,
         "city": city_names([case.jurisdiction])[case.jurisdiction],
         "designation": designation_label(j, case.designation),
         "owners": owners,
-        "timeline": timeline(events, may_correct=not read_only, j=j),
+        "timeline": timeline(events, may_correct=not read_only, j=j, entered=entered),
+        "entered": entered_summary(entered, events),
+        "hearings": sorted(
+            (scheduled_hearings(case, j, events).values() if j is not None else ()), key=lambda h: h.at
+        ),
         "open_obligations": open_obligations,
         "closed_obligations": closed_obligations,
         "allowed_steps": [s for s in steps if s["allowed"]],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.shortcuts import render
 
 from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.hearings import hearings_to_hold
 from dogcase.staff import queries
 from dogcase.staff.guards import is_read_only, may_record
 from dogcase.staff.present import WHO_WORDS, citations_text, countdown
@@ -78,6 +79,8 @@ def home(request):
         return render(request, "staff/dashboard_list.html", context)
 
     board = queries.dashboard(user, today=today, now=now)
+    # the hearings this person is designated to hold (the hearing officer's own list)
+    context["hearings"] = hearings_to_hold(user, tuple(cities))
     sections = [
         {
             "id": sid,

@@ -23,7 +23,7 @@ from django.urls import reverse
 from dogcase.cases import acts, updates
 from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises, PriorHistoryEntry
 from dogcase.cases.record_facts import prior_designations
-from dogcase.law import library
+from dogcase.law import clock, library
 from dogcase.staff import guards, queries
 from dogcase.staff.guards import may_record, require_writer, staff_required
 from dogcase.staff.present import field_value_words, humanize
@@ -347,7 +347,10 @@ def add_owner(request, pk: int):
         person = None
         since = _parse_date(values["since"])
         if since is None:
-            errors["since"] = "Give the date this person became an owner."
+            errors["since"] = (
+                sentence(clock.missing_day(values["since"]) or "")
+                or "Give the date this person became an owner (YYYY-MM-DD)."
+            )
         if len(values["reason"]) < 5:
             errors["reason"] = "Say why this person is added as an owner (at least 5 characters)."
         if values["person"] == "new":
@@ -509,7 +512,9 @@ def add_to_incident(request, number: str):
                 idempotency_key=token,
             )
         except acts.InvalidInput as exc:
-            field = {"evidence[0]": "file", "evidence": "file"}.get(exc.field)
+            field = {"evidence[0]": "file", "evidence": "file", "evidence[0].description": "description"}.get(
+                exc.field
+            )
             if field is None and exc.field.startswith("witnesses[0]."):
                 field = "witness_" + exc.field.removeprefix("witnesses[0].")
             errors[field or "file"] = sentence(exc.rule)

@@ -280,7 +280,8 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
             witnesses=[
                 {"name": w.name, "contact": w.contact, "statement": w.statement} for w in data.witnesses
             ],
-            evidence=[(u, data.evidence_description or u.name) for u in uploads],
+            # a file's name stands for a description not given (the name itself is kept whole with the file)
+            evidence=[(u, data.evidence_description or (u.name or "")[:200]) for u in uploads],
             idempotency_key=f"{token}:incident",
         )
         for n, dog in enumerate(dogs):
@@ -295,7 +296,7 @@ def _conduct_words(v: intake.VictimRow, vocabulary) -> str:
         words = ", ".join(intake.label_of(vocabulary, "victim_conduct", c) for c in v.conduct)
     if v.conduct_note:
         words = f"{words}. {v.conduct_note}" if words else v.conduct_note
-    return words[:200]
+    return words  # record_incident holds it to its column, with a message on the field
 
 
 def _owner(row: intake.DogRow, jurisdiction: str, user, key: str) -> Person:

@@ -1,0 +1,186 @@
+"""The hearings scheduled on a case, read from its acts: when, where, and which member of staff is to hold
+them. A step schedules a hearing when one of its inputs records a scheduled event (`when: future`, such as
+`hearing_scheduled`); the place is its input `place`, the hearing officer its `staff_member` input. The notice of
+hearing and the case page read them here, so that what was entered once is the hearing of the case."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from dogcase.cases.models import Case, Event
+
+
+@dataclass(frozen=True)
+class ScheduledHearing:
+    event_name: str  # the scheduled event: hearing_scheduled, destruction_hearing_scheduled, ...
+    at: dt.datetime  # as recorded, after corrections
+    place: str
+    officer: Any  # the user designated to hold it, or None (an older act named them in words)
+    officer_name: str
+    scheduled_by: Event  # the act that scheduled it
+    step_label: str
+    label: str = "Scheduled hearing"  # the scheduled event in the city's words
+
+    @property
+    def when_words(self) -> str:
+        return hearing_time_words(self.at)
+
+
+def hearing_time_words(at: dt.datetime) -> str:
+    """ "Thu 10 Dec at 10:00" in the city's time (the year when it is not this year's)."""
+    local = timezone.localtime(at)
+    year = "" if local.year == timezone.localdate().year else f" {local.year}"
+    return f"{local:%a} {local.day} {local:%b}{year} at {local:%H:%M}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _staff_name(user) -> str:
+    return user.get_full_name() or user.get_username()
+
+
+def scheduled_hearings(case: Case, j=None, events: list[Event] | None = None) -> dict[str, ScheduledHearing]:
+    """{scheduled event: the hearing as last scheduled} for every kind of hearing the case has scheduled."""
+    from dogcase.cases.acts import case_state, jurisdiction_of
+
+    j = j or jurisdiction_of(case)
+    if events is None:
+        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
+    state = case_state(case, events)
+    by_taken = {(t.step, t.at): t for t in state.taken}
+    out: dict[str, ScheduledHearing] = {}
+    users: dict[str, Any] = {}
+    for e in events:
+        if e.kind != Event.Kind.STEP:
+            continue
+        day = timezone.localtime(e.at).date()
+        step = next((s for s in j.procedure(day) if s.id == e.act), None)
+        if step is None:
+            continue
+        taken = by_taken.get((e.act, e.at))
+        inputs = e.data.get("inputs") or {}
+        for inp in step.inputs:
+            if inp.when != "future" or inp.kind != "datetime":
+                continue
+            for name in inp.records:
+                at = taken.events.get(name) if taken is not None else None
+                if not isinstance(at, dt.datetime):
+                    continue
+                officer, officer_name = None, ""
+                who = next((i for i in step.inputs if i.kind == "staff_member"), None)
+                if who is not None and inputs.get(who.id):
+                    key = str(inputs[who.id])
+                    if key not in users:
+                        users[key] = (
+                            get_user_model().objects.filter(pk=int(key)).first() if key.isdecimal() else None
+                        )
+                    officer = users[key]
+                    officer_name = _staff_name(officer) if officer is not None else key
+                elif inputs.get("hearing_officer"):  # an act recorded when the officer was named in words
+                    officer_name = str(inputs["hearing_officer"])
+                out[name] = ScheduledHearing(
+                    event_name=name,
+                    at=at,
+                    place=str(inputs.get("place") or ""),
+                    officer=officer,
+                    officer_name=officer_name,
+                    scheduled_by=e,
+                    step_label=step.label,
+                    label=_capital(j.event_label(name).removeprefix("the ")),
+                )
+    return out
+
+
+def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None) -> ScheduledHearing | None:
+    """The hearing on the case as last scheduled (the appeal hearing unless another scheduled event is named)."""
+    return scheduled_hearings(case, j).get(event_name)
+
+
+def hearings_to_hold(user, cities) -> list[dict[str, Any]]:
+    """The hearings this member of staff is designated to hold, on open cases of their cities, not yet held:
+    for the hearing officer's dashboard."""
+    from dogcase.cases.acts import case_state, jurisdiction_of
+
+    candidates = (
+        Case.objects.filter(
+            status=Case.Status.OPEN,
+            jurisdiction__in=cities,
+            events__kind=Event.Kind.STEP,
+            events__data__inputs__hearing_officer=str(user.pk),
+        )
+        .distinct()
+        .select_related("dog")
+    )
+    rows = []
+    for case in candidates:
+        j = jurisdiction_of(case)
+        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
+        recorded = case_state(case, events).events
+        for name, hearing in scheduled_hearings(case, j, events).items():
+            if hearing.officer is None or hearing.officer.pk != user.pk:
+                continue
+            held = [later for later, earlier in _held_events(j, name) if later in recorded]
+            if any(_on_or_after(recorded[h], hearing.scheduled_by.at) for h in held):
+                continue
+            rows.append({"case": case, "hearing": hearing})
+    rows.sort(key=lambda r: r["hearing"].at)
+    return rows
+
+
+def _held_events(j, scheduled: str) -> list[tuple[str, str]]:
+    """The events that say a hearing scheduled as `scheduled` was held: those the law orders after it."""
+    return [
+        (later, scheduled) for later, earlier in j.event_order.items() for e, *_ in earlier if e == scheduled
+    ]
+
+
+def _on_or_after(value, moment: dt.datetime) -> bool:
+    day = timezone.localtime(value).date() if isinstance(value, dt.datetime) else value
+    return day >= timezone.localtime(moment).date()
+
+
+def designatable_staff(j, act: str, designation: str | None, day: dt.date) -> list:
+    """The members of staff who may be designated to take `act` in this city: active users with access to the
+    city whose roles the law empowers for that act (for a hearing in Battle Lake: (I)(3)'s City
+    Clerk/Treasurer or a designated hearing officer). Whether each is impartial in the case is the law
+    engine's check."""
+    from dogcase.cases.access import staff_roles_for_pack_roles
+
+    pack_roles: set[str] = set()
+    for step in j.procedure(day):
+        if step.act == act and step.applies_to(designation):
+            by = step.roles_by_designation.get(designation) if designation else None
+            pack_roles.update(by if by is not None else step.roles)
+    groups = staff_roles_for_pack_roles(j.id, pack_roles) - {"auditor", "administrator"}
+    return list(
+        get_user_model()
+        .objects.filter(is_active=True, city_access__jurisdiction=j.id, groups__name__in=groups)
+        .distinct()
+        .order_by("last_name", "first_name", "username")
+    )
+
+
+def hearings_by_obligation(
+    j, hearings: dict[str, ScheduledHearing], day: dt.date
+) -> dict[str, ScheduledHearing]:
+    """{deadline id: the scheduled hearing its obligation is met by holding}: the steps that meet a deadline
+    and record an event the law orders after a scheduled one (holding after scheduling, EVENT_ORDER), so that
+    "hold the hearing" reads "hold the hearing on Thu 10 Dec at 10:00"."""
+    out: dict[str, ScheduledHearing] = {}
+    if not hearings:
+        return out
+    for step in j.procedure(day):
+        recorded = {e for i in step.inputs for e in i.all_records} | set(step.records)
+        for event in recorded:
+            for earlier, *_ in j.event_order.get(event, ()):
+                if earlier in hearings:
+                    for deadline_id in step.satisfies:
+                        out.setdefault(deadline_id, hearings[earlier])
+    return out

@@ -1,0 +1,151 @@
+"""The scheduled hearing is part of the case (issue 10, item 6): its date, time and place, and the hearing
+officer as a user chosen among those the law empowers in the city (impartiality still applies); the obligation
+to hold it says when; the hearing officer's dashboard lists it."""
+
+import json
+
+import pytest
+from django.test import Client
+
+from dogcase.cases import acts
+from tests.cases.conftest import SERIOUS, Story, at, on
+
+pytestmark = pytest.mark.django_db
+
+
+def client(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def requested(staff):
+    s = Story(staff, "battle-lake-mn", SERIOUS)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+    s.step(
+        "serve_notice", "officer", 1, served_on=on(1), method="personal", served_owner="O", received_on=on(1)
+    )
+    s.step("receive_hearing_request", "clerk", 5, received_on=on(5))
+    staff["hearing"].first_name, staff["hearing"].last_name = "Ruth", "Aamodt"
+    staff["hearing"].save()
+    return s
+
+
+def schedule(s, officer):
+    return s.step(
+        "schedule_hearing",
+        "clerk",
+        6,
+        hearing_at=at(15, 14).isoformat(),
+        place="City Hall, council chambers",
+        hearing_officer=str(officer.pk),
+    )
+
+
+def test_the_form_offers_the_citys_hearing_officers_as_people(requested, staff, make_staff_user):
+    other_city = make_staff_user("hearing_officer", username="tracy-hearing", cities=("tracy-mn",))
+    response = client(staff["clerk"]).get(f"/cases/{requested.case.number}/act/schedule_hearing")
+    field = next(f for f in response.context["fields"] if f["id"] == "hearing_officer")
+    offered = {c["value"]: c["label"] for c in field["choices"]}
+    assert offered[str(staff["hearing"].pk)] == "Ruth Aamodt"
+    assert str(other_city.pk) not in offered  # not working for Battle Lake
+    assert str(staff["officer"].pk) not in offered  # (I)(3): the City Clerk/Treasurer or a hearing officer
+    html = response.content.decode()
+    assert f'name="in-hearing_officer" value="{staff["hearing"].pk}"' in html
+
+
+def test_someone_the_law_does_not_empower_is_refused_on_the_field(requested, staff):
+    case = requested.case
+    response = client(staff["clerk"]).post(
+        f"/api/v1/cases/{case.number}/steps/schedule_hearing",
+        json.dumps(
+            {
+                "version": case.version,
+                "inputs": {
+                    "hearing_at": at(15, 14).isoformat(),
+                    "place": "City Hall",
+                    "hearing_officer": str(staff["officer"].pk),
+                    "contents": "all",
+                },
+            }
+        ),
+        content_type="application/json",
+    )
+    assert response.status_code == 422, response.content
+    error = response.json()["error"]
+    assert error["field"] == "inputs.hearing_officer" and "Ruth Aamodt" in error["rule"]
+
+
+def test_the_case_knows_its_hearing_and_the_obligation_says_when(requested, staff):
+    schedule(requested, staff["hearing"])
+    case = requested.case
+    hearing = case.scheduled_hearing()
+    assert (hearing.at, hearing.place, hearing.officer) == (
+        at(15, 14),
+        "City Hall, council chambers",
+        staff["hearing"],
+    )
+    assert hearing.when_words == "Tue 16 Jun at 14:00"
+    response = client(staff["clerk"]).get(f"/cases/{case.number}")
+    hold = next(o for o in response.context["open_obligations"] if o["deadline_id"] == "city.hold_hearing")
+    assert hold["what"] == "hold the hearing on the dangerous dog declaration on Tue 16 Jun at 14:00"
+    html = response.content.decode()
+    assert "Tue 16 Jun at 14:00, City Hall, council chambers — hearing officer Ruth Aamodt" in html
+    # the timeline names the hearing officer, not their id
+    row = next(r for r in response.context["timeline"] if r["act"] == "schedule_hearing")
+    assert {"id": "hearing_officer", "label": row["entered"][-1]["label"], "value": "Ruth Aamodt"} in row[
+        "entered"
+    ]
+
+
+def test_the_hearing_officers_dashboard_lists_the_hearing_until_it_is_held(requested, staff, make_staff_user):
+    schedule(requested, staff["hearing"])
+    colleague = make_staff_user("hearing_officer", username="other-hearing")
+    mine = client(staff["hearing"]).get("/").context["hearings"]
+    assert [(r["case"].number, r["hearing"].when_words) for r in mine] == [
+        (requested.case.number, "Tue 16 Jun at 14:00")
+    ]
+    assert "Hearings you are to hold" in client(staff["hearing"]).get("/").content.decode()
+    assert not client(colleague).get("/").context["hearings"]
+    requested.step("hold_hearing", "hearing", 15, held_on=on(15))
+    assert not client(staff["hearing"]).get("/").context["hearings"]
+
+
+def test_an_act_that_named_the_officer_in_words_still_reads(requested, staff):
+    """Hearings scheduled before the officer was a user kept the name as text: it is shown as written."""
+    schedule(requested, staff["hearing"])
+    event = requested.case.events.get(act="schedule_hearing")
+    event.data["inputs"]["hearing_officer"] = "Ruth Aamodt (retained)"  # never saved: events are append-only
+    from dogcase.cases.hearings import scheduled_hearings
+
+    found = scheduled_hearings(requested.case, events=[event])["hearing_scheduled"]
+    assert found.officer is None and found.officer_name == "Ruth Aamodt (retained)"
+    assert acts.case_state(requested.case).events["hearing_scheduled"] == at(15, 14)
+
+
+def test_a_corrected_date_keeps_the_order_of_the_case(requested, staff):
+    """Moving the hearing is a correction with its reason; it cannot put the hearing before the request."""
+    schedule(requested, staff["hearing"])
+    event = requested.case.events.get(act="schedule_hearing")
+    with pytest.raises(acts.InvalidInput) as caught:
+        acts.correct_event_date(
+            requested.case,
+            event=event,
+            name="hearing_scheduled",
+            value=at(4, 14),
+            reason="the hearing was moved to an earlier date",
+            actor=staff["clerk"],
+            expected_version=requested.case.version,
+        )
+    assert caught.value.rule == "cannot be before receipt of the hearing request (Saturday 6 June 2026)"
+    acts.correct_event_date(
+        requested.case,
+        event=event,
+        name="hearing_scheduled",
+        value=at(16, 10),
+        reason="the owner asked for another day; moved to the 17th",
+        actor=staff["clerk"],
+        expected_version=requested.case.version,
+    )
+    assert requested.case.scheduled_hearing().at == at(16, 10)
