@@ -10,7 +10,7 @@ from typing import Any
 from dogcase.staff.present import designation_label, humanize
 
 # Inputs answered by ticking several boxes: the conditions proven, the elements a notice contains.
-LIST_KINDS = frozenset({"proofs", "notice_elements"})
+LIST_KINDS = frozenset({"proofs", "document"})
 
 
 class FormProblem(ValueError):
