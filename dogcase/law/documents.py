@@ -121,7 +121,8 @@ def describe_source(name: str, offices: Mapping[str, Mapping[str, Any]] | None =
                 "the law pack (the deadline's provision)",
             )
         return (
-            f"the date the time limit {rest!r} ends for this case",
+            f"the date the time limit {rest!r} ends for this case (when it cannot be known yet, what is known: "
+            "“at least until …”, the obligation's reason)",
             "computed by dogcase from the case's dates (record the step that starts it)",
         )
     if family == "office":

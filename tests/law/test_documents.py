@@ -331,9 +331,8 @@ def test_the_sources_vocabulary_says_what_each_name_is_and_where_to_supply_it():
         "the telephone number of the person who made the declaration",
         "record it on the declaration",
     )
-    assert (
-        describe_source("deadline.owner.request_hearing")[0]
-        == "the date the time limit 'owner.request_hearing' ends for this case"
+    assert describe_source("deadline.owner.request_hearing")[0].startswith(
+        "the date the time limit 'owner.request_hearing' ends for this case (when it cannot be known yet"
     )
 
 
@@ -543,3 +542,48 @@ def test_tracys_notice_of_classification_lists_every_requirement_of_subd_5():
         assert f"(Subd {clause})" in section.text
     assert "$50,000" in section.text and "5 feet by 10 feet" in section.text and "4 feet" in section.text
     assert len(section.text.split("\n\n")) == 7  # a paragraph per requirement, after the opening line
+
+
+def test_a_notice_states_the_time_its_own_date_starts():
+    """{deadline.owner.request_hearing} on the notice whose date starts it: the case as it will be once the step
+    is taken, before the documents' contents are known."""
+    j = library().get("battle-lake-mn")
+    sheriff = Actor("officer", j.pack_roles_for(["animal_control_officer"]))
+    at = dt.datetime(2026, 6, 1, 12, tzinfo=CHICAGO)
+    cleaned = j.validate_inputs(
+        "declare",
+        CaseState(None, dt.date(2026, 5, 30)),
+        {"designation": "potentially_dangerous", "basis": "bit a jogger", "declarant_telephone": "555-0100"},
+        at,
+    )
+    declared = CaseState(
+        "potentially_dangerous",
+        dt.date(2026, 5, 30),
+        (TakenStep("declare", at, sheriff.id, None, j.events_of("declare", at, cleaned), cleaned),),
+    )
+    later = at + dt.timedelta(hours=1)
+    assert "owner.request_hearing" not in {o.deadline_id for o in j.obligations(declared, later)}
+    owed = j.obligations_if_taken(
+        "serve_notice",
+        declared,
+        later,
+        {"served_on": "2026-06-01", "method": "personal", "served_owner": "A. Owner"},
+    )
+    hearing = next(o for o in owed if o.deadline_id == "owner.request_hearing")
+    # 14 days of the date of the notice ((B)(2)(b)), or of its receipt ((H)) if later: not known yet
+    assert hearing.due is None and "at least until Monday 15 June 2026" in hearing.reason
+    owed = j.obligations_if_taken(
+        "serve_notice",
+        declared,
+        later,
+        {
+            "served_on": "2026-06-01",
+            "method": "personal",
+            "served_owner": "A. Owner",
+            "received_on": "2026-06-01",
+        },
+    )
+    hearing = next(o for o in owed if o.deadline_id == "owner.request_hearing")
+    assert hearing.due == dt.date(2026, 6, 15)
+    with pytest.raises(InputError):
+        j.state_if_taken("serve_notice", declared, later, {"served_on": "not a date"})
