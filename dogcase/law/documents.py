@@ -702,7 +702,11 @@ class DocumentEngine:
             audience=main.audience,
             for_=main.for_,
             issued_by=self._issuers(main),
-            provisions=tuple(c for key in main.provisions if (c := self.procedure._cite(key, day))),
+            provisions=tuple(
+                {
+                    c["citation"]: c for key in main.provisions if (c := self.procedure._cite(key, day))
+                }.values()
+            ),
             attachments=main.attachments,
             sections=tuple(sections),
             notices=notices,

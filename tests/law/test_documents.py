@@ -587,3 +587,19 @@ def test_a_notice_states_the_time_its_own_date_starts():
     assert hearing.due == dt.date(2026, 6, 15)
     with pytest.raises(InputError):
         j.state_if_taken("serve_notice", declared, later, {"served_on": "not a date"})
+
+
+@pytest.mark.parametrize("jurisdiction", ["mn-statute", "battle-lake-mn", "tracy-mn"])
+def test_every_statement_of_a_shipped_document_has_its_citation_beside_it(jurisdiction):
+    """A section that says something (more than the case's values, an address block or a form's blanks) cites the
+    clause it comes from: its element's provision or its own `provision:`."""
+    import re
+
+    uncited = [
+        f"{doc.id}: {section.heading}"
+        for doc in library().get(jurisdiction).all_document_types(dt.date(2026, 6, 1))
+        for section in doc.sections
+        if not section.citation
+        and re.sub(r"\{[^}]*\}|[_\s,.:;()]|Name|Signature|Date|Telephone", "", section.text)
+    ]
+    assert uncited == []
