@@ -852,6 +852,8 @@ class DocumentEngine:
 
         day = at.astimezone(self.j.tz).date()
         ctx = _Context(self.procedure, state, None, at, day, None)
+        if step is None:  # the words of a refusal name a step; a section's condition needs none
+            step = next(iter(self.procedure.steps_on(day).values()), None)
         result, _ = ctx.evaluate(section.when, step, None)
         return result is not False
 

@@ -603,3 +603,22 @@ def test_every_statement_of_a_shipped_document_has_its_citation_beside_it(jurisd
         and re.sub(r"\{[^}]*\}|[_\s,.:;()]|Name|Signature|Date|Telephone", "", section.text)
     ]
     assert uncited == []
+
+
+def test_battle_lakes_dangerous_notice_says_whether_the_dog_was_seized():
+    """(C)(2)(a) asks for "a description of the seized dog" though (C)(1) needs no seizure: the notice says the
+    dog was not seized, or where the seized dog is kept (the reading of the problem noted in the text)."""
+    j = library().get("battle-lake-mn")
+    at = dt.datetime(2026, 6, 1, 12, tzinfo=CHICAGO)
+    declared = TakenStep(
+        "declare", at - dt.timedelta(days=3), "x", None, {"declaration": dt.date(2026, 5, 29)}, {}
+    )
+    seized = TakenStep("seize", at - dt.timedelta(days=1), "x", None, {"seizure": dt.date(2026, 5, 31)}, {})
+    doc = j.document_type("dangerous_declaration_notice", at.date())
+
+    def conditional(taken):
+        state = CaseState("dangerous", dt.date(2026, 5, 1), taken)
+        return [s.heading for s in j.applicable_sections(doc, state, at) if s.when is not None]
+
+    assert conditional((declared,)) == ["Your dog has not been seized"]
+    assert conditional((declared, seized)) == ["Your dog has been seized"]
