@@ -622,3 +622,21 @@ def test_battle_lakes_dangerous_notice_says_whether_the_dog_was_seized():
 
     assert conditional((declared,)) == ["Your dog has not been seized"]
     assert conditional((declared, seized)) == ["Your dog has been seized"]
+
+
+def test_the_states_notice_of_an_intended_destruction_must_state_its_three_elements():
+    """347.56 names no notice; dogcase's reading (347.56.notice) gives it three elements, so a dog never declared
+    is served a notice that says them, and the step refuses one that leaves one out."""
+    j = library().get("tracy-mn")
+    at = dt.datetime(2024, 5, 10, 12, tzinfo=CHICAGO)
+    state = CaseState(None, dt.date(2024, 5, 1))
+    base = {"served_on": "2024-05-10", "incident": "mauled a child, unprovoked", "method": "personal service"}
+    (doc,) = j.document_types("serve_destruction_notice", None, at.date())
+    contents = j.elements_contained([doc.id], state, at)
+    assert sorted(contents) == sorted(j.required_elements("serve_destruction_notice", state, at))
+    assert [c.rsplit("/", 1)[1] for c in contents] == ["intended_destruction", "incident", "time_to_request"]
+    assert j.validate_inputs("serve_destruction_notice", state, {**base, "contents": contents}, at)
+    with pytest.raises(InputError) as caught:
+        j.validate_inputs("serve_destruction_notice", state, {**base, "contents": contents[:2]}, at)
+    assert "within 14 days of the date of the notice" in caught.value.rule
+    assert "Minn. Stat. § 347.56" in caught.value.rule
