@@ -242,6 +242,10 @@ class Pack:
     withdraws: tuple[Withdrawal, ...] = ()
     # `event_order:` — (event, the events it may not precede, provision id or None, why or None)
     event_order: tuple[tuple[str, tuple[str, ...], str | None, str | None], ...] = ()
+    # the documents the law requires (documents.DocumentDef), the offices they send people to, the letterhead
+    documents: tuple[Any, ...] = ()
+    offices: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    letterhead: Any = None
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

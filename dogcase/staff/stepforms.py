@@ -13,7 +13,7 @@ from dogcase.staff.entered import staff_name
 from dogcase.staff.present import designation_label, humanize
 
 # Inputs answered by ticking several boxes: the conditions proven, the elements a notice contains.
-LIST_KINDS = frozenset({"proofs", "notice_elements"})
+LIST_KINDS = frozenset({"proofs", "document"})
 
 
 class FormProblem(ValueError):

@@ -131,6 +131,9 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
     page.wait_for_url(re.compile(rf".*/cases/{number}#timeline"))
     take_step_button(page, "Issue the hearing officer's decision")
     page.locator("input[name=in-outcome][value=upheld]").check()
+    contents = page.locator("input[name=in-contents]")  # what the decision issued contains ((B)(2)(g))
+    for i in range(contents.count()):
+        contents.nth(i).check()
     page.locator("form.act-form button[type=submit]").click()
     page.wait_for_url(re.compile(rf".*/cases/{number}#timeline"))
 
