@@ -128,7 +128,7 @@ def test_the_council_does_not_decide_before_the_recommendation():
     j, state = requested()
     state = schedule(j, state, "2024-05-16T18:00:00-05:00")
     state = take(j, state, "hold_hearing", "hearing_officer", "2024-05-16", held_on="2024-05-16")
-    state = take(j, state, "decide_appeal", "hearing_officer", "2024-05-20", outcome="upheld")
+    state = take(j, state, "decide_appeal", "hearing_officer", "2024-05-20", outcome="upheld", contents="all")
     state = take(j, state, "recommend", "hearing_officer", "2024-05-21", outcome="confirm")
     error = refusal(
         j, state, "confirm_or_rescind", {"outcome": "confirmed", "decided_on": "2024-05-20"}, "2024-05-28"
