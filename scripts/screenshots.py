@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CHROMIUM = "/usr/bin/chromium"
-PASSWORD = "Screenshots-demo-only-2026"
+PASSWORD = "Screenshots-demo-only-2026"  # noqa: S105 - a throwaway database
 SHOTS = [("officer", 1280), ("officer", 390), ("clerk", 1280), ("clerk", 390)]
 
 

@@ -53,6 +53,7 @@ def role_filter(user) -> Q | None:
 
 
 DASHBOARD_PAGE = 10  # rows of each dashboard list shown at once, most urgent first
+DASHBOARD_TASKS = 5  # open tasks shown on the dashboard (each repeats a deadline listed above it)
 
 OFFICERS = frozenset({"animal_control_officer", "police_officer"})
 
@@ -365,7 +366,8 @@ def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_P
     board = Dashboard(lists=lists)
     for sid in [w.id for w in lists] + ["tasks"]:
         board.counts[sid] = _count(user, sid, filters)
-        board.rows[sid] = _section_rows(user, sid, filters, offset=0, size=size)
+        shown = min(size, DASHBOARD_TASKS) if sid == "tasks" else size
+        board.rows[sid] = _section_rows(user, sid, filters, offset=0, size=shown)
     return board
 
 

@@ -61,7 +61,11 @@ def test_no_serious_or_critical_violation_on_the_main_pages(live_server, browser
         for path in PUBLIC_PAGES:
             assert_accessible(page, live_server.url + path)
         log_in(page, live_server, "officer")
-        pages = OFFICER_PAGES + [f"/dogs/{case.dog.pk}", f"/people/{owner.pk}", f"/incidents/{incident.number}"]
+        pages = OFFICER_PAGES + [
+            f"/dogs/{case.dog.pk}",
+            f"/people/{owner.pk}",
+            f"/incidents/{incident.number}",
+        ]
         for path in pages:
             assert_accessible(page, live_server.url + path)
         context.close()
