@@ -118,13 +118,16 @@ def owners_on_record(case) -> str:
 
 
 def prefill(step, case, *, today: dt.date) -> tuple[dict[str, Any], set[str]]:
-    """The values an act form starts with, and the ids of the dates set to today. Only required inputs of a
-    fact (a date that has happened) are dated today: an optional date left blank means "not known yet", and a
-    scheduled date lies ahead."""
+    """The values an act form starts with, and the ids of the dates set to today: the required dates of a
+    fact (a date that has happened), and the date that dates the step itself (its legal date: the day of the
+    declaration, of the Council meeting), which staff change to back-date. Any other optional date left blank
+    means "not known yet", and a scheduled date lies ahead."""
     values: dict[str, Any] = {}
     today_ids: set[str] = set()
+    legal = getattr(step, "legal_input", None)
     for inp in step.inputs:
-        if inp.kind == "date" and inp.required and inp.when != "future" and inp.all_records:
+        fact = inp.kind == "date" and inp.when != "future" and bool(inp.all_records)
+        if fact and (inp.required or (legal is not None and inp.id == legal.id)):
             values[inp.id] = today.isoformat()
             today_ids.add(inp.id)
         elif inp.kind == "text" and inp.id in SERVED_INPUTS:

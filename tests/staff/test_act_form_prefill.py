@@ -27,7 +27,7 @@ def test_a_notice_form_starts_with_today_and_the_owner_on_record(officer):
     assert served and served.group(1).startswith("Pat Owner, ")
 
 
-def test_only_the_required_date_of_a_fact_starts_at_today(officer):
+def test_only_the_required_date_of_a_fact_or_the_steps_own_date_starts_at_today(officer):
     from dogcase.law import library
 
     case = record_bite(officer)
@@ -38,7 +38,8 @@ def test_only_the_required_date_of_a_fact_starts_at_today(officer):
         for inp in step.inputs:
             if inp.kind not in ("date", "datetime"):
                 continue
-            fact = inp.kind == "date" and inp.required and inp.when != "future" and bool(inp.all_records)
+            fact = inp.kind == "date" and inp.when != "future" and bool(inp.all_records)
+            fact = fact and (inp.required or inp is step.legal_input)
             assert (inp.id in today_ids) == fact, (step.id, inp.id)
             assert values.get(inp.id) == (today.isoformat() if fact else None), (step.id, inp.id)
             seen["today" if fact else "left"] += 1
@@ -124,3 +125,15 @@ def test_the_case_page_says_where_the_case_stands_in_words(officer):
     declare(case, officer)
     html = client_for(officer).get(f"/cases/{case.number}").content.decode()
     assert re.search(r'class="stage">Declared the dog', html)
+
+
+def test_the_declaration_and_the_council_meeting_can_be_back_dated(officer):
+    case = record_bite(officer, dog_name="Rex")
+    html = client_for(officer).get(f"/cases/{case.number}/act/declare").content.decode()
+    today = timezone.localdate()
+    assert re.search(rf'id="in-declared_on"[^>]*value="{today.isoformat()}"', html)
+    from dogcase.law import library
+
+    confirm = library().get(case.jurisdiction).step("confirm_or_rescind", today)
+    values, today_ids = prefill(confirm, case, today=today)
+    assert today_ids == {"decided_on"} and values["decided_on"] == today.isoformat()
