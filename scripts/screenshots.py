@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -94,6 +95,7 @@ def main() -> int:
             context.close()
         browser.close()
     server.shutdown()
+    shutil.rmtree(var, ignore_errors=True)
     return 0
 
 
