@@ -310,8 +310,8 @@ def pages(data) -> list[tuple[str, str, str]]:
 
     out = [(f"dashboard ({u})", u, "/") for u in USERS]
     out += [
-        ("dashboard overdue, page 1", "clerk", "/?list=overdue"),
-        ("dashboard overdue, page 20", "admin", "/?list=overdue&page=20"),
+        ("dashboard hearing requests to schedule, page 1", "clerk", "/?list=schedule"),
+        ("dashboard other deadlines, page 20", "admin", "/?list=other&page=20"),
         ("case list", "clerk", "/cases/"),
         ("case list, deep", "clerk", "/cases/?after=" + deep_cursor(Case, queries.CASE_ORDER, 0.9)),
         ("dog list", "officer", "/dogs/"),

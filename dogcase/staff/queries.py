@@ -53,19 +53,129 @@ def role_filter(user) -> Q | None:
 
 
 DASHBOARD_PAGE = 10  # rows of each dashboard list shown at once, most urgent first
+DASHBOARD_TASKS = 5  # open tasks shown on the dashboard (each repeats a deadline listed above it)
 
-# The dashboard's lists, in the order shown: id, title, and what is shown when it is empty.
-SECTIONS = (
-    ("overdue", "Overdue", "Nothing is overdue."),
-    ("today", "Due today", "Nothing is due today."),
-    ("week", "Due in the next 7 days", "Nothing else is due this week."),
-    ("owner", "Waiting on the owner", "No owner has anything open."),
+OFFICERS = frozenset({"animal_control_officer", "police_officer"})
+
+
+@dataclass(frozen=True)
+class WorkList:
+    """One list of a role's dashboard. Which obligations it holds is read from the law packs, never named
+    here: those met by a step whose act (the ACTS vocabulary) is one of `acts`, and those whose missing
+    authorizes one of `authorizes` (a seizure trigger's `after` deadline, once overdue)."""
+
+    id: str
+    title: str
+    empty: str
+    roles: frozenset[str]  # the staff roles whose dashboard shows it
+    who: str | None = None  # city / owner: whose obligation; None: either
+    acts: frozenset[str] = frozenset()
+    authorizes: frozenset[str] = frozenset()
+    source: str = "obligations"  # "undecided": open cases not yet declared; "rest": what no other list holds
+
+
+COUNCIL_ACTS = frozenset(
+    {
+        "confirm_or_rescind",
+        "hold_hearing",
+        "decide_appeal",
+        "order_impoundment",
+        "order_destruction",
+        "transfer_to_responsible_person",
+    }
 )
-SECTION_IDS = tuple(s[0] for s in SECTIONS) + ("tasks",)
+
+# The dashboard's lists, in the order shown. A user sees the lists of their roles (all of them for those who
+# oversee everything) and, last, the rest of what their role can meet.
+WORK_LISTS: tuple[WorkList, ...] = (
+    WorkList(
+        "decide",
+        "Incidents to decide",
+        "No incident is waiting for a decision.",
+        OFFICERS,
+        source="undecided",
+    ),
+    WorkList(
+        "seizures",
+        "Seizures authorized",
+        "No seizure is authorized.",
+        OFFICERS,
+        authorizes=frozenset({"seize", "impound"}),
+    ),
+    WorkList(
+        "schedule",
+        "Hearing requests to schedule",
+        "No hearing request is waiting to be scheduled.",
+        frozenset({"city_clerk"}),
+        who="city",
+        acts=frozenset({"schedule_hearing"}),
+    ),
+    WorkList(
+        "notices",
+        "Notices to send",
+        "No notice is waiting to be sent.",
+        frozenset({"city_clerk"}),
+        who="city",
+        acts=frozenset({"serve_notice"}),
+    ),
+    WorkList(
+        "proof",
+        "Proof to review",
+        "No owner owes proof.",
+        frozenset({"city_clerk"}),
+        who="owner",
+        acts=frozenset({"receive_proof", "receive_security", "issue_certificate"}),
+    ),
+    WorkList(
+        "hearings",
+        "Hearings to hold",
+        "No hearing is waiting to be held.",
+        frozenset({"hearing_officer"}),
+        who="city",
+        acts=frozenset({"hold_hearing"}),
+    ),
+    WorkList(
+        "decisions",
+        "Decisions due",
+        "No decision is due.",
+        frozenset({"hearing_officer"}),
+        who="city",
+        acts=frozenset(
+            {"decide_appeal", "recommend", "order_destruction", "review_designation", "review_ban"}
+        ),
+    ),
+    WorkList(
+        "council",
+        "Items awaiting the Council",
+        "Nothing is waiting for the Council.",
+        frozenset({"council_clerk"}),
+        acts=COUNCIL_ACTS,
+        authorizes=frozenset({"order_impoundment"}),
+    ),
+    WorkList(
+        "other",
+        "Other deadlines of your role",
+        "Nothing else is due.",
+        frozenset(),
+        source="rest",
+    ),
+)
+WORK_LISTS_BY_ID = {w.id: w for w in WORK_LISTS}
+# kept for links made before the dashboards were per role: the lists by urgency are now one list each
+SECTION_IDS = tuple(WORK_LISTS_BY_ID) + ("tasks",)
+
+
+def lists_for(user) -> list[WorkList]:
+    """The lists of the user's dashboard: those of their roles, or every list for those who oversee all."""
+    roles = staff_roles(user)
+    if roles & SEES_ALL:
+        return list(WORK_LISTS)
+    return [w for w in WORK_LISTS if w.source == "rest" or w.roles & roles]
 
 
 @dataclass
 class Dashboard:
+    lists: list[WorkList] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     # the first page (or the page asked for) of each list
     rows: dict[str, list] = field(default_factory=dict)
@@ -77,22 +187,118 @@ def _overdue(today: dt.date, now: dt.datetime) -> Q:
     return Q(status="overdue") | (Q(kind="due") & past)
 
 
-def _section_filters(user, today: dt.date, now: dt.datetime) -> dict[str, Q]:
-    """Each obligation list of the dashboard as a condition over the user's active obligations: the city's
-    obligations that the user's role can meet (all of them for those who oversee everything) and the owners'."""
-    city = Q(who=Obligation.Who.CITY)
+@dataclass(frozen=True)
+class _CityLaw:
+    """What the dashboard reads from one city's law on one day: deadline id -> the acts of the steps that
+    meet it, and -> the acts its missing authorizes (seizure triggers with that deadline as `after`)."""
+
+    met_by: dict[str, frozenset[str]]
+    authorizes: dict[str, frozenset[str]]
+    decide_label: str
+
+
+_CITY_LAW: dict[tuple[int, str, dt.date], _CityLaw] = {}
+
+
+def _city_law(city: str, today: dt.date) -> _CityLaw | None:
+    from dogcase.law import library
+
+    lib = library()
+    j = lib.jurisdictions.get(city)
+    if j is None:
+        return None
+    key = (id(j), city, today)
+    cached = _CITY_LAW.get(key)
+    if cached is not None:
+        return cached
+    met_by: dict[str, set[str]] = {}
+    label = ""
+    for step in j.procedure(today):
+        for deadline in step.satisfies:
+            met_by.setdefault(deadline, set()).add(step.act)
+        if step.opens_case and not label:
+            label = step.label
+    authorizes: dict[str, set[str]] = {}
+    for version in j.all_versions():
+        if version.effect_kind == "seizure_trigger" and version.effect.get("after"):
+            authorizes.setdefault(version.effect["after"]["deadline"], set()).add(
+                version.effect.get("act", "")
+            )
+    value = _CityLaw(
+        met_by={k: frozenset(v) for k, v in met_by.items()},
+        authorizes={k: frozenset(v) for k, v in authorizes.items()},
+        decide_label=label,
+    )
+    if len(_CITY_LAW) > 256:
+        _CITY_LAW.clear()
+    _CITY_LAW[key] = value
+    return value
+
+
+def decide_labels(cities, today: dt.date) -> dict[str, str]:
+    """Each city's words for the step that decides an incident (its opening step's label)."""
+    out = {}
+    for c in cities:
+        law = _city_law(c, today)
+        out[c] = law.decide_label if law and law.decide_label else "Decide on the incident"
+    return out
+
+
+def _deadlines_where(cities, today: dt.date, pick) -> Q:
+    """Obligations of the cities whose deadline id `pick(city_law)` names (deadline ids per city)."""
+    q = Q(pk__in=[])
+    for city in sorted(cities):
+        law = _city_law(city, today)
+        ids = sorted(pick(law)) if law else []
+        if ids:
+            q |= Q(jurisdiction=city, deadline_id__in=ids)
+    return q
+
+
+def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime) -> Q:
+    """An obligation list of the dashboard as a condition over the user's active obligations."""
+    # met by the list's roles that the user holds (every one of them for those who oversee everything)
+    roles = staff_roles(user)
+    roles = work.roles if roles & SEES_ALL else work.roles & roles
+    q = Q(pk__in=[])
+    if work.acts and roles:
+        met = _deadlines_where(cities, today, lambda law: [d for d, a in law.met_by.items() if a & work.acts])
+        if work.who:
+            met &= Q(who=work.who)
+        by_role = Q(pk__in=[])
+        for role in sorted(roles):
+            by_role |= Q(staff_roles__contains=f",{role},")
+        q |= met & by_role
+    if work.authorizes:
+        # once overdue, whatever role meets it: the list is the work of the roles that act on the authority
+        authorized = _deadlines_where(
+            cities, today, lambda law: [d for d, a in law.authorizes.items() if a & work.authorizes]
+        )
+        q |= authorized & _overdue(today, now)
+    return q
+
+
+def _rest_filter(user, shown: list[WorkList], cities, today: dt.date, now: dt.datetime) -> Q:
+    """The user's deadlines that none of their other lists holds (ongoing duties stay on the case page)."""
     rf = role_filter(user)
+    q = ~Q(kind="ongoing")
     if rf is not None:
-        city &= rf
-    owner = Q(who=Obligation.Who.OWNER)
-    overdue = _overdue(today, now)
-    week_end = today + dt.timedelta(days=7)
-    return {
-        "overdue": (city | owner) & overdue,
-        "today": city & ~overdue & Q(due_date=today),
-        "week": city & ~overdue & Q(due_date__gt=today, due_date__lte=week_end),
-        "owner": owner & ~overdue,
-    }
+        q &= rf
+    for work in shown:
+        if work.source == "obligations":
+            q &= ~_list_filter(user, work, cities, today, now)
+    return q
+
+
+def _filters(user, lists: list[WorkList], today: dt.date, now: dt.datetime) -> dict[str, Q]:
+    cities = cities_of(user)
+    out = {}
+    for work in lists:
+        if work.source == "obligations":
+            out[work.id] = _list_filter(user, work, cities, today, now)
+        elif work.source == "rest":
+            out[work.id] = _rest_filter(user, lists, cities, today, now)
+    return out
 
 
 def _active_obligations(user) -> QuerySet[Obligation]:
@@ -105,6 +311,11 @@ def _active_obligations(user) -> QuerySet[Obligation]:
     return Obligation.objects.filter(Q(active), open_case, jurisdiction__in=cities_of(user))
 
 
+def _undecided_cases(user) -> QuerySet[Case]:
+    """Open cases whose dog is not yet declared (or classified): the incidents an officer has to decide."""
+    return Case.objects.filter(jurisdiction__in=cities_of(user), status=Case.Status.OPEN, designation="")
+
+
 def _open_tasks(user) -> QuerySet[Task]:
     tasks = Task.objects.filter(jurisdiction__in=cities_of(user), done_at__isnull=True)
     rf = role_filter(user)
@@ -114,6 +325,9 @@ def _open_tasks(user) -> QuerySet[Task]:
 def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, size: int) -> list:
     if section == "tasks":
         qs = _open_tasks(user).select_related("case", "case__dog").order_by("created_at", "id")
+    elif section == "decide":
+        # the oldest first: the incident waiting longest
+        qs = _undecided_cases(user).select_related("dog", "incident").order_by("opened_at", "id")
     else:
         qs = (
             _active_obligations(user)
@@ -131,6 +345,8 @@ def _count(user, section: str, filters: dict[str, Q]) -> int:
     """How many items a list holds, up to COUNT_CAP + 1: a count that reads at most that many rows."""
     if section == "tasks":
         qs = _open_tasks(user)
+    elif section == "decide":
+        qs = _undecided_cases(user)
     else:
         qs = _active_obligations(user).filter(filters[section])
     return qs.order_by().values("pk")[: COUNT_CAP + 1].count()
@@ -141,20 +357,23 @@ def count_words(n: int) -> str:
 
 
 def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_PAGE) -> Dashboard:
-    """How many items each list of the dashboard holds (up to COUNT_CAP) and its first `size` rows, most
-    urgent first (the earliest due first; tasks oldest first): ten queries whatever the number of
-    obligations, each reading through an index (obligation_active_due, task_open_created)."""
-    filters = _section_filters(user, today, now)
-    board = Dashboard()
-    for sid in SECTION_IDS:
+    """How many items each list of the user's dashboard holds (up to COUNT_CAP) and its first `size` rows,
+    most urgent first (the earliest due first; undecided incidents and tasks oldest first): two queries a
+    list whatever the number of obligations, each reading through an index (obligation_active_due,
+    task_open_created, case_opened_id)."""
+    lists = lists_for(user)
+    filters = _filters(user, lists, today, now)
+    board = Dashboard(lists=lists)
+    for sid in [w.id for w in lists] + ["tasks"]:
         board.counts[sid] = _count(user, sid, filters)
-        board.rows[sid] = _section_rows(user, sid, filters, offset=0, size=size)
+        shown = min(size, DASHBOARD_TASKS) if sid == "tasks" else size
+        board.rows[sid] = _section_rows(user, sid, filters, offset=0, size=shown)
     return board
 
 
 def dashboard_section(user, section: str, *, today: dt.date, now: dt.datetime, page: int, size: int):
     """One page of one of the dashboard's lists, and the list's count: two queries."""
-    filters = _section_filters(user, today, now)
+    filters = _filters(user, lists_for(user), today, now)
     count = _count(user, section, filters)
     pages = max(1, -(-min(count, COUNT_CAP) // size))
     page = min(max(page, 1), pages)

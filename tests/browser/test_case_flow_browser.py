@@ -1,5 +1,5 @@
 """A case from intake to the hearing decision, through the browser, as the officer, clerk and hearing officer
-see it; and the dashboard showing what is overdue."""
+see it; and the clerk's dashboard showing a hearing request overdue for scheduling."""
 
 import datetime as dt
 import re
@@ -148,7 +148,7 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
         assert label in timeline
     assert "outcome: upheld" in timeline
     assert "§ 90.15 (I)(3)" in timeline
-    assert page.locator(".stage").inner_text() == "Issue the hearing officer's decision"
+    assert page.locator(".stage").inner_text() == "Issued the hearing officer's decision"
     case = Case.objects.get(number=number)
     assert list(case.events.filter(kind="step").values_list("act", flat=True)) == [
         "declare",
@@ -179,13 +179,13 @@ def test_the_dashboard_shows_an_overdue_obligation(live_server, page, make_staff
     acts.sweep()
 
     log_in(page, live_server, "clerk")
-    overdue = page.locator("#overdue")
+    overdue = page.locator("#schedule")
     row = overdue.locator("[data-deadline='city.schedule_hearing']")
     assert case.number in row.inner_text()
     assert "Rover" in row.inner_text()
     assert re.search(r"\d+ days overdue", row.inner_text())
     assert "§ 90.15 (I)(1)" in row.inner_text()
-    assert int(page.locator("[data-count=overdue]").inner_text()) >= 1
+    assert int(page.locator("[data-count=schedule]").inner_text()) >= 1
     tasks = page.locator("#tasks")
     assert "schedule the appeal hearing" in tasks.inner_text()
     # Marking the task done takes it off the list.

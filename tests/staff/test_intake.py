@@ -67,7 +67,7 @@ def test_the_form_asks_the_laws_questions_with_not_known_as_an_answer(officer):
     response = client_for(officer).get("/incidents/new")
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Was there provocation" in html
+    assert "Was the dog provoked" in html
     assert 'name="fact-provoked" value=""' in html  # "Not known"
     # Facts the structured answers settle are not asked twice.
     assert 'name="fact-place"' not in html and 'name="fact-victim"' not in html

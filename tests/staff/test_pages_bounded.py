@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from dogcase.cases import acts, updates
 from dogcase.cases.models import Dog, Person
 from tests.staff.conftest import BATTLE_LAKE, TRACY, client_for, record_bite
-from tests.staff.test_dashboard import appeal_received
+from tests.staff.test_dashboard import appeal_received, section
 
 pytestmark = pytest.mark.django_db
 
@@ -101,50 +101,55 @@ def test_the_dashboard_shows_counts_and_the_most_urgent_first(officer, clerk):
     cases = [appeal_received(officer, clerk, days_ago=40 + i) for i in range(6)]
     acts.sweep()
     response = client_for(clerk).get("/")
-    overdue = response.context["sections"][0]
-    assert overdue["count"] == 12  # schedule and hold the hearing, for each of the six cases
-    assert len(overdue["rows"]) == 10
-    dues = [r["due"] for r in overdue["rows"]]
+    other = section(response, "other")
+    assert other["count"] == 6  # hold the hearing, for each of the six cases
+    assert len(other["rows"]) == 6
+    dues = [r["due"] for r in other["rows"]]
     assert dues == sorted(dues)  # the longest overdue first
-    assert overdue["rows"][0]["case_number"] == cases[-1].number
+    assert other["rows"][0]["case_number"] == cases[-1].number
     html = response.content.decode()
-    assert 'data-count="overdue">12<' in html
-    assert 'href="?list=overdue">See all 12</a>' in html
+    assert 'data-count="other">6<' in html
 
 
-def test_a_dashboard_list_is_read_in_full_a_page_at_a_time(officer, clerk):
+def test_a_dashboard_list_is_read_in_full_a_page_at_a_time(officer, clerk, monkeypatch):
+    from dogcase.staff.views import dashboard
+
+    monkeypatch.setattr(dashboard, "LIST_PAGE", 10)
     for i in range(14):
         appeal_received(officer, clerk, days_ago=40 + i)
     acts.sweep()
     client = client_for(clerk)
-    first = client.get("/?list=overdue")
+    first = client.get("/?list=other")
     assert "staff/dashboard_list.html" in [t.name for t in first.templates]
     listing = first.context["list"]
-    assert listing["count"] == 28 and listing["pages"] == 2 and len(listing["rows"]) == 25
-    second = client.get("/?list=overdue&page=2").context["list"]
-    assert len(second["rows"]) == 3
+    assert listing["count"] == 14 and listing["pages"] == 2 and len(listing["rows"]) == 10
+    second = client.get("/?list=other&page=2").context["list"]
+    assert len(second["rows"]) == 4
     seen = [(r["case_number"], r["deadline_id"]) for r in listing["rows"] + second["rows"]]
-    assert len(set(seen)) == 28
-    assert queries_of(client, "/?list=overdue") == queries_of(client, "/?list=overdue&page=2")
+    assert len(set(seen)) == 14
+    assert queries_of(client, "/?list=other") == queries_of(client, "/?list=other&page=2")
     # a page past the end shows the last; a page that is not a number, the first
-    assert client.get("/?list=overdue&page=99").context["list"]["page"] == 2
-    assert client.get("/?list=overdue&page=x").context["list"]["page"] == 1
+    assert client.get("/?list=other&page=99").context["list"]["page"] == 2
+    assert client.get("/?list=other&page=x").context["list"]["page"] == 1
     tasks = client.get("/?list=tasks").context["list"]
     assert (
         tasks["count"] == 28
-        and len(tasks["rows"]) == 25
+        and len(tasks["rows"]) == 10
         and "Mark done" in client.get("/?list=tasks").content.decode()
     )
-    # a list that is not one of the dashboard's: the dashboard
+    # a list that is not one of the dashboard's, or not one of the user's: the dashboard
     assert "sections" in client.get("/?list=nonsense").context
+    assert "sections" in client.get("/?list=seizures").context
 
 
 def test_each_dashboard_list_holds_what_the_role_can_do(officer, clerk, auditor):
     appeal_received(officer, clerk, days_ago=40)
     acts.sweep()
-    officer_board = client_for(officer).get("/").context
-    assert officer_board["sections"][0]["count"] == 0  # the hearing is the clerk's work
-    assert client_for(auditor).get("/").context["sections"][0]["count"] == 2  # the auditor oversees it
+    officer_board = client_for(officer).get("/")
+    assert all(s["count"] == 0 for s in officer_board.context["sections"])  # the hearing is the clerk's work
+    auditor_board = client_for(auditor).get("/")  # the auditor oversees it
+    assert section(auditor_board, "schedule")["count"] == 1
+    assert section(auditor_board, "hearings")["count"] == 1
 
 
 # ---------------------------------------------------------------------------------------- record pages
@@ -193,10 +198,10 @@ def test_a_count_stops_at_the_cap_and_says_so(officer, clerk, monkeypatch):
     for i in range(3):
         appeal_received(officer, clerk, days_ago=40 + i)
     acts.sweep()
-    monkeypatch.setattr(queries, "COUNT_CAP", 4)
+    monkeypatch.setattr(queries, "COUNT_CAP", 2)
     client = client_for(clerk)
     html = client.get("/").content.decode()
-    assert 'data-count="overdue">more than 4<' in html and "See all more than 4" in html
-    listing = client.get("/?list=overdue").context["list"]
-    assert listing["capped"] and listing["count_words"] == "more than 4"
-    assert "The first" in client.get("/?list=overdue").content.decode()
+    assert 'data-count="other">more than 2<' in html and "See all more than 2" in html
+    listing = client.get("/?list=other").context["list"]
+    assert listing["capped"] and listing["count_words"] == "more than 2"
+    assert "The first" in client.get("/?list=other").content.decode()

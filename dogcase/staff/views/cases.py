@@ -22,6 +22,7 @@ from dogcase.cases.models import Case, Event, StoredFile, Task
 from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.entered import StepInputs
+from dogcase.staff.actwords import confirmation, prefill
 from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.staff.present import (
     STATUS_WORDS,
@@ -35,7 +36,14 @@ from dogcase.staff.present import (
     layer_words,
 )
 from dogcase.staff.roles import ROLES_BY_GROUP
-from dogcase.staff.stepforms import FormProblem, choice_message, fields_for, raw_values, read_inputs
+from dogcase.staff.stepforms import (
+    LIST_KINDS,
+    FormProblem,
+    choice_message,
+    fields_for,
+    raw_values,
+    read_inputs,
+)
 from dogcase.staff.views.common import (
     city_names,
     clean_token,
@@ -390,6 +398,15 @@ def act_form(request, number: str, step_id: str):
             )
         except FormProblem as problem:
             context["errors"][problem.field] = problem.message
+            # every other required field left empty, so that the summary lists them all at once
+            for inp in step.inputs:
+                if (
+                    inp.required
+                    and inp.kind not in LIST_KINDS
+                    and inp.id not in context["errors"]
+                    and not _given(inp, request)
+                ):
+                    context["errors"][inp.id] = _missing_message(inp.kind)
             status = 400
         except acts.InvalidInput as exc:
             field = _field_of(exc.field, step)
@@ -420,8 +437,12 @@ def act_form(request, number: str, step_id: str):
                     request, f"“{step.label}” was already recorded from this form; it was saved once."
                 )
             else:
-                messages.success(request, f"Recorded: {step.label}.")
+                words = designation_label(j, inputs.get("designation")) if inputs.get("designation") else ""
+                messages.success(request, confirmation(j, step, case, inputs, designation_words=words))
             return redirect(reverse("staff:case", args=[case.number]) + "#timeline")
+    else:
+        values, today_ids = prefill(step, case, today=today)
+        context["today_ids"] = today_ids
     state = acts.case_state(case)
     verdict = j.check_step(step_id, state, law_actor(user, case.jurisdiction), now)
     # Without inputs the engine leaves out the conditions that depend on the form (proofs, grounds): any
@@ -432,7 +453,10 @@ def act_form(request, number: str, step_id: str):
             "case": case,
             "step_row": step_row(verdict, case),
             "blocked": bool(blocking) and not context["refusals"],
-            "fields": fields_for(j, step, state=state, at=now, values=values, errors=context["errors"]),
+            "fields": _with_anchors(
+                fields_for(j, step, state=state, at=now, values=values, errors=context["errors"]),
+                context.get("today_ids", set()),
+            ),
             "has_file": any(inp.kind == "file" for inp in step.inputs),
             "version": version,
             "token": token,
@@ -441,6 +465,31 @@ def act_form(request, number: str, step_id: str):
         }
     )
     return render(request, "staff/act_form.html", context, status=status)
+
+
+TYPED_KINDS = frozenset({"date", "datetime", "text", "file"})
+
+
+def _with_anchors(fields: list[dict], today_ids: set[str]) -> list[dict]:
+    """Each field's anchor for the error summary (the input itself, or the group of choices), and whether its
+    date was set to today."""
+    for f in fields:
+        f["anchor"] = f["name"] if f["kind"] in TYPED_KINDS or not f["choices"] else f"{f['name']}-group"
+        f["is_today"] = f["id"] in today_ids
+    return fields
+
+
+def _given(inp, request) -> bool:
+    name = f"in-{inp.id}"
+    if inp.kind == "file":
+        return name in request.FILES
+    return any((v or "").strip() for v in request.POST.getlist(name))
+
+
+def _missing_message(kind: str) -> str:
+    from dogcase.staff.stepforms import _missing
+
+    return _missing(kind)
 
 
 # ------------------------------------------------------------------------------------------ corrections

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.shortcuts import render
+from django.utils import timezone
 
 from dogcase.cases.access import cities_of, staff_roles
 from dogcase.cases.hearings import hearings_to_hold
 from dogcase.staff import queries
 from dogcase.staff.guards import is_read_only, may_record
-from dogcase.staff.present import WHO_WORDS, citations_text, countdown
+from dogcase.staff.present import WHO_WORDS, citations_text, countdown, plural
 from dogcase.staff.roles import roles_of
 from dogcase.staff.views.common import city_names, now_and_today
 
@@ -26,6 +27,32 @@ def obligation_row(ob, *, today, now, cities: dict[str, str]) -> dict:
         "citation": citations_text(ob.citations),
         "consequences": ob.consequences,
         "deadline_id": ob.deadline_id,
+        "undecided": False,
+    }
+
+
+def undecided_row(case, *, today, now, cities: dict[str, str], labels: dict[str, str]) -> dict:
+    """An open case whose dog is not yet declared: the officer's decision, counted from the incident."""
+    occurred = timezone.localtime(case.incident.occurred_at).date()
+    days = (today - occurred).days
+    return {
+        "case_number": case.number,
+        "incident_number": case.incident.number,
+        "dog": case.dog.name,
+        "city": cities.get(case.jurisdiction, case.jurisdiction),
+        "who": "",
+        "what": labels.get(case.jurisdiction, "Decide on the incident"),
+        "due": occurred,
+        "is_instant": False,
+        "countdown": {
+            "text": "incident today" if days <= 0 else f"incident {plural(days, 'day')} ago",
+            "tone": "waiting",
+            "days": -days,
+        },
+        "citation": "",
+        "consequences": [],
+        "deadline_id": "",
+        "undecided": True,
     }
 
 
@@ -33,9 +60,12 @@ LIST_PAGE = 25  # rows a page when one of the dashboard's lists is read in full
 
 
 def home(request):
-    """The dashboard: for each list (overdue, due today, due this week, waiting on the owner, open tasks) how
-    many items it holds and the most urgent first few; `?list=<id>&page=<n>` reads one list in full, a page
-    at a time. The same queries whatever the number of obligations."""
+    """The dashboard of the user's roles: for each of their lists (an officer's incidents to decide and
+    seizures authorized, a clerk's hearing requests to schedule, notices to send and proof to review, a
+    hearing officer's hearings to hold and decisions due, a council clerk's items awaiting the Council, then
+    the rest of their role's deadlines and the open tasks) how many items it holds and the most urgent first
+    few; `?list=<id>&page=<n>` reads one list in full, a page at a time. The same queries whatever the number
+    of obligations."""
     user = request.user
     if not user.is_authenticated:
         return render(request, "staff/landing.html")
@@ -43,14 +73,27 @@ def home(request):
     if not staff_roles(user):
         return render(request, "staff/no_role.html", {"roles": roles})
     now, today = now_and_today()
-    cities = city_names(cities_of(user))
-    titles = {sid: (title, empty) for sid, title, empty in queries.SECTIONS}
+    city_ids = cities_of(user)
+    cities = city_names(city_ids)
+    labels = queries.decide_labels(city_ids, today)
+    lists = queries.lists_for(user)
+    titles = {w.id: (w.title, w.empty) for w in lists}
     titles["tasks"] = ("Open tasks", "No open tasks.")
 
     def rows(sid, items):
         if sid == "tasks":
             return [task_row(t, cities=cities) for t in items]
-        return [obligation_row(ob, today=today, now=now, cities=cities) for ob in items]
+        if sid == "decide":
+            return [undecided_row(c, today=today, now=now, cities=cities, labels=labels) for c in items]
+        out = [obligation_row(ob, today=today, now=now, cities=cities) for ob in items]
+        work = queries.WORK_LISTS_BY_ID.get(sid)
+        if work is not None and work.authorizes:
+            for row in out:
+                # a list of what the law authorizes: the row says what is authorized, and why
+                authorized = [c for c in row["consequences"] if c.get("act") in work.authorizes]
+                if authorized and row["countdown"]["tone"] == "overdue":
+                    row["what"], row["who"] = authorized[0]["what"], ""
+        return out
 
     context = {
         "roles": roles,
@@ -60,7 +103,7 @@ def home(request):
         "may_record": may_record(user),
     }
     one = request.GET.get("list", "")
-    if one in queries.SECTION_IDS:
+    if one in titles:
         page = _page_number(request.GET.get("page"))
         count, page, pages, items = queries.dashboard_section(
             user, one, today=today, now=now, page=page, size=LIST_PAGE
@@ -83,15 +126,16 @@ def home(request):
     context["hearings"] = hearings_to_hold(user, tuple(cities))
     sections = [
         {
-            "id": sid,
-            "title": title,
-            "rows": rows(sid, board.rows[sid]),
-            "count": board.counts[sid],
-            "count_words": queries.count_words(board.counts[sid]),
-            "capped": board.counts[sid] > queries.COUNT_CAP,
-            "empty": empty,
+            "id": w.id,
+            "title": w.title,
+            "rows": rows(w.id, board.rows[w.id]),
+            "count": board.counts[w.id],
+            "count_words": queries.count_words(board.counts[w.id]),
+            "capped": board.counts[w.id] > queries.COUNT_CAP,
+            "empty": w.empty,
+            "oldest_first": w.source == "undecided",
         }
-        for sid, title, empty in queries.SECTIONS
+        for w in board.lists
     ]
     tasks = rows("tasks", board.rows["tasks"])
     context.update(

@@ -368,7 +368,8 @@ def classify_partial(request):
     j = library().get(jurisdiction if jurisdiction in cities else cities[0])
     now, _ = now_and_today()
     data = intake.parse(request.POST, vocabulary=j.facts, tz=j.tz, now=now)
-    return render(request, "staff/_partials/classification.html", {"c": _classify(data, user)})
+    # the panel, and the one-line summary a phone keeps in view (out of band)
+    return render(request, "staff/_partials/classification_live.html", {"c": _classify(data, user)})
 
 
 @staff_required
