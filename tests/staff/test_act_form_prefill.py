@@ -94,7 +94,7 @@ def test_the_confirmation_of_a_dated_step_gives_its_date(officer):
             "in-contents": [
                 c["value"]
                 for f in form.context["fields"]
-                if f["kind"] == "notice_elements"
+                if f["kind"] == "document"
                 for c in f["choices"]
                 if c.get("applies", True)
             ],

@@ -21,8 +21,8 @@ from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings
 from dogcase.cases.models import Case, Event, StoredFile, Task
 from dogcase.law import library
 from dogcase.staff import queries
-from dogcase.staff.entered import StepInputs
 from dogcase.staff.actwords import confirmation, prefill
+from dogcase.staff.entered import StepInputs
 from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.staff.present import (
     STATUS_WORDS,
