@@ -2,7 +2,8 @@
 
 The demo data of every city is loaded; then every demo user (every role, working for both cities) and an
 anonymous visitor crawl the site from the home page and the Law page, following every link, every htmx partial
-and every redirect, as a person clicking through would. Each page's visible text — all of it outside the
+and every redirect, as a person clicking through would; each act form is also sent back empty once, to read
+its messages. Each page's visible text — all of it outside the
 "Details for the city attorney" fold — must hold no snake_case identifier, dotted engine name, pack key, file
 name or YAML key with its value. The error pages (403, 404, 500) are scanned too. A second check makes sure
 the crawl reached every URL pattern of the staff app, the Law page and the accounts (a page added later is
@@ -36,6 +37,9 @@ pytestmark = pytest.mark.django_db
 
 # Pages whose content depends on the reader's role: every role reads every one of them.
 PER_ROLE = frozenset({"staff:home", "staff:case", "staff:act", "staff:search"})
+# Forms also sent back empty, once each, to read their messages. Sent as of a case version that never exists,
+# so nothing can be recorded: the form answers with its field messages, or says the case has moved on.
+SENT_EMPTY = {"staff:act": {"version": "-1"}}
 # Any other kind of page: read once by the first role to reach it, and this many more times by each role.
 SAMPLES_PER_ROLE = 2
 # The same path with other queries (another row of the intake form, another page of a list): this many in all.
@@ -94,6 +98,7 @@ class Crawl:
             name = _url_name(url)
             query_keys = sorted(part.split("=", 1)[0] for part in urlsplit(url).query.split("&") if part)
             kind = f"{name}?{'&'.join(query_keys)}"  # the kind of page: its pattern and its query's keys
+            first_reading = url not in self.read
             if name not in PER_ROLE and url in self.read:
                 if samples[kind] >= SAMPLES_PER_ROLE:
                     continue
@@ -115,6 +120,10 @@ class Crawl:
             self.check(url, reader, response)
             if "text/html" not in response.get("Content-Type", ""):
                 continue
+            if name in SENT_EMPTY and first_reading and response.status_code == 200:
+                sent = client.post(url, SENT_EMPTY[name])
+                self.pages += 1
+                self.check(f"{url} sent empty", reader, sent)
             for attribute, link in _links(response.content.decode()):
                 link_name = _url_name(link)
                 if link_name:
