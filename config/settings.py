@@ -136,6 +136,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "dogcase.accounts.context.account_links",
             ],
         },
     },
@@ -180,6 +181,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# Files a browser asks for at the site's root (/favicon.ico), served by WhiteNoise like the static files.
+WHITENOISE_ROOT = BASE_DIR / "dogcase" / "staff" / "public"
 if DEBUG:
     # WhiteNoise warns when STATIC_ROOT is missing; in development, before any collectstatic, it is empty.
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)

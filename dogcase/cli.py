@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -345,12 +346,22 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0 if report["ok"] else 1
 
 
+# The exit status of a process ended by a closed pipe (128 + SIGPIPE), as `yes | head` gives.
+CLOSED_PIPE = 141
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         result = args.func(args)
+        sys.stdout.flush()  # here, not at exit, so that a reader gone away is caught below
         if isinstance(result, int):
             return result
+    except BrokenPipeError:
+        # `dogcase law show … | head`: the reader has what it wanted. Nothing more goes to the closed pipe
+        # (Python would otherwise report the failed flush at exit), and nothing is printed about it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_PIPE
     except PackError as exc:
         _fail(f"{exc.file}:{exc.line}" if exc.line else exc.file, exc.message)
     except InputError as exc:

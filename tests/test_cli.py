@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -262,3 +263,20 @@ def test_the_law_texts_document_is_the_one_the_packs_generate(capsys):
     generated = capsys.readouterr().out
     stored = (Path(__file__).resolve().parent.parent / "docs" / "law-texts.md").read_text(encoding="utf-8")
     assert generated == stored
+
+
+def test_output_into_a_reader_that_stops_early_ends_quietly():
+    """`dogcase law show … | head`: the reader closes the pipe after a few lines; dogcase stops without a
+    BrokenPipeError traceback."""
+    process = subprocess.Popen(  # noqa: S603 - our own command, no shell
+        [sys.executable, "-m", "dogcase", "law", "show", "battle-lake-mn"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout.read(100)  # the first lines arrive
+    process.stdout.close()  # … and the reader goes away, as `head` does
+    stderr = process.stderr.read().decode()
+    process.wait(timeout=60)
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+    assert stderr == ""
+    assert process.returncode == 141

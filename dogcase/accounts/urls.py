@@ -8,4 +8,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("users/", views.user_list, name="account_users"),
+    path("users/new", views.user_new, name="account_user_new"),
+    path("users/<int:pk>", views.user_detail, name="account_user"),
 ]

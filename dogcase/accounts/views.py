@@ -1,9 +1,17 @@
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
 
+from dogcase.accounts import manage
 from dogcase.accounts.forms import LoginForm
 from dogcase.accounts.middleware import IDLE_LOGOUT
+from dogcase.cases.access import cities_of
+from dogcase.staff.roles import ROLES
 
 
 class LoginView(auth_views.LoginView):
@@ -26,3 +34,114 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "registration/password_changed.html"
+
+
+# -- staff accounts, managed by a user administrator (dogcase.accounts.manage) -----------------------------
+
+
+def _account_row(user, admin_cities) -> dict:
+    roles = set(user.groups.values_list("name", flat=True))
+    cities = sorted(a.jurisdiction for a in user.city_access.all())
+    return {
+        "user": user,
+        "name": user.get_full_name() or user.username,
+        "roles": [role.label for role in ROLES if role.group in roles],
+        "cities": [manage.city_name(c) for c in cities if c in admin_cities],
+        "other_cities": sum(1 for c in cities if c not in admin_cities),
+    }
+
+
+def _choices(admin) -> dict:
+    return {
+        "role_choices": [(role.group, role.label) for role in ROLES],
+        "city_choices": [(c, manage.city_name(c)) for c in cities_of(admin)],
+    }
+
+
+@login_required
+def user_list(request):
+    manage.require_user_administrator(request.user)
+    mine = set(cities_of(request.user))
+    rows = [_account_row(u, mine) for u in manage.manageable_users(request.user)]
+    return render(
+        request,
+        "accounts/user_list.html",
+        {"rows": rows, "cities": [manage.city_name(c) for c in sorted(mine)]},
+    )
+
+
+@login_required
+def user_new(request):
+    admin = request.user
+    manage.require_user_administrator(admin)
+    errors: dict[str, str] = {}
+    values = {"roles": [], "cities": list(cities_of(admin)) if len(cities_of(admin)) == 1 else []}
+    status = 200
+    if request.method == "POST":
+        values = {
+            "username": request.POST.get("username", "").strip(),
+            "first_name": request.POST.get("first_name", "").strip()[:150],
+            "last_name": request.POST.get("last_name", "").strip()[:150],
+            "email": request.POST.get("email", "").strip()[:254],
+            "roles": request.POST.getlist("roles"),
+            "cities": request.POST.getlist("cities"),
+        }
+        try:
+            user = manage.create_user(actor=admin, password=request.POST.get("password", ""), **values)
+        except manage.AccountProblem as problem:
+            errors[problem.field] = problem.message
+            status = 400
+        else:
+            messages.success(
+                request,
+                f"Created the account {user.username}. Give them the password you set; "
+                "they can change it from Password in the header.",
+            )
+            return redirect("account_user", pk=user.pk)
+    context = {"values": values, "errors": errors, **_choices(admin)}
+    return render(request, "accounts/user_new.html", context, status=status)
+
+
+@login_required
+def user_detail(request, pk: int):
+    admin = request.user
+    manage.require_user_administrator(admin)
+    User = get_user_model()
+    user = manage.manageable_users(admin).filter(pk=pk).first() or User.objects.filter(pk=pk).first()
+    if user is None:
+        raise Http404("No such user.")
+    errors: dict[str, str] = {}
+    status = 200
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") in ("deactivate", "reactivate"):
+                active = request.POST["action"] == "reactivate"
+                manage.set_active(user, actor=admin, active=active)
+                messages.success(
+                    request, f"{'Reactivated' if active else 'Deactivated'} the account {user.username}."
+                )
+            else:
+                manage.change_access(
+                    user,
+                    actor=admin,
+                    roles=request.POST.getlist("roles"),
+                    cities=request.POST.getlist("cities"),
+                )
+                messages.success(request, f"Saved the roles and cities of {user.username}.")
+            return redirect("account_user", pk=user.pk)
+        except manage.AccountProblem as problem:
+            errors[problem.field] = problem.message
+            status = 400
+    else:
+        manage.check_managed(admin, user)
+    mine = set(cities_of(admin))
+    context = {
+        "account": user,
+        "row": _account_row(user, mine),
+        "roles": set(user.groups.values_list("name", flat=True)),
+        "cities": {a.jurisdiction for a in user.city_access.all()},
+        "errors": errors,
+        "is_self": user.pk == admin.pk,
+        **_choices(admin),
+    }
+    return render(request, "accounts/user_detail.html", context, status=status)

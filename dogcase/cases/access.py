@@ -40,7 +40,8 @@ def cities_of(user) -> tuple[str, ...]:
 
 def require_city(user, jurisdiction: str) -> None:
     if jurisdiction not in cities_of(user):
-        raise PermissionDenied(f"You do not work for {jurisdiction}.")
+        known = library().jurisdictions.get(jurisdiction)
+        raise PermissionDenied(f"You do not work for {known.name if known else jurisdiction}.")
 
 
 def require_record_keeper(user, jurisdiction: str) -> None:

@@ -24,6 +24,9 @@ class CityAccess(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "jurisdiction"], name="unique_city_access")]
+        # "access" is uncountable: Django's default plural would read "city accesss"
+        verbose_name = "city access"
+        verbose_name_plural = "city access"
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.jurisdiction}"

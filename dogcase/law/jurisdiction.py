@@ -672,6 +672,8 @@ class Jurisdiction:
                 if on is not None and not version.in_force.contains(on):
                     return None
                 entry.update(status="undetermined", reason=step.no_trigger_reason, value=None)
+                if step.setting:  # the reason names the setting in words; a program reads its id here
+                    entry["needs_setting"] = step.setting.id
                 return entry, None
             if not isinstance(trigger_name, str) or trigger_name not in self._event_set:
                 raise InputError(
@@ -776,7 +778,7 @@ class Jurisdiction:
                         f"{version.citation} does not say from when this time runs"
                         + (f" ({defects[0].text})" if defects else "")
                         + (
-                            f"; the city must supply setting {setting.id!r}: {setting.what}"
+                            f"; the city must supply the setting “{setting.label}”: {setting.what}"
                             if setting
                             else ""
                         )
@@ -839,6 +841,7 @@ class Jurisdiction:
                 out.append(
                     {
                         "topic": f"deadline {did}",
+                        "title": f"Time to {e['what']}",
                         "kind": "deadline",
                         "summary": f"{_describe_period(cv, self.event_words)} ({cv.citation}) vs "
                         f"{_describe_period(sv, self.event_words)} ({sv.citation})",
@@ -865,6 +868,8 @@ class Jurisdiction:
                         out.append(
                             {
                                 "topic": topic,
+                                "title": f"Requirement: {cv.effect['what']}"
+                                + (f" ({cwhat or swhat})" if (cwhat or swhat) else ""),
                                 "kind": "amount",
                                 "amount": name,
                                 "summary": f"{cval} ({cv.citation}) vs {sval} ({sv.citation})",
@@ -879,10 +884,11 @@ class Jurisdiction:
                             out.append(
                                 {
                                     "topic": f"requirement {rid}: {key}",
+                                    "title": f"Requirement: {cv.effect['what']} ({spec_words(key)})",
                                     "kind": "specification",
                                     "summary": f"{spec_c[key]} ({cv.citation}) vs {spec_s[key]} ({sv.citation})",
-                                    "city": _side(cv, str(spec_c[key])),
-                                    "state": _side(sv, str(spec_s[key])),
+                                    "city": _side(cv, spec_words(spec_c[key])),
+                                    "state": _side(sv, spec_words(spec_s[key])),
                                     "applied": "the stricter of the two; both are shown to the owner",
                                 }
                             )
@@ -910,6 +916,7 @@ class Jurisdiction:
                     out.append(
                         {
                             "topic": f"exemption for {designation.id}",
+                            "title": f"Exemption for a {designation.label.lower()}",
                             "kind": "missing_exemption",
                             "summary": f"{self.pack.name} has no provision restating {sv.citation}",
                             "city": {
@@ -933,6 +940,7 @@ class Jurisdiction:
                 out.append(
                     {
                         "topic": f"{cv.citation}",
+                        "title": cv.citation,
                         "kind": "wording",
                         "summary": cv.differs_from_state,
                         "city": _side(cv, cv.differs_from_state),
@@ -973,6 +981,7 @@ class Jurisdiction:
                 out.append(
                     {
                         "topic": f"fee {cv.effect['id']}",
+                        "title": f"Fee: {cv.effect['what']}",
                         "kind": "fee_cap",
                         "summary": f"${amount:,.0f} ({cv.citation}) vs not more than ${cap:,.0f} ({sv.citation})",
                         "city": _side(cv, f"${amount:,.0f}"),
@@ -1064,7 +1073,14 @@ class Jurisdiction:
             "roles": [{"id": r.id, "label": r.label, "pack": r.pack} for r in self.roles.values()],
             "defects": [d.as_dict() for d in self.defects if d.applies.contains(on)],
             "settings": [
-                {"id": s.id, "pack": s.pack, "what": s.what, "value": s.value, "for": s.for_provision}
+                {
+                    "id": s.id,
+                    "label": s.label,
+                    "pack": s.pack,
+                    "what": s.what,
+                    "value": s.value,
+                    "for": s.for_provision,
+                }
                 for s in self.settings.values()
             ],
             "holidays": [
@@ -1518,6 +1534,15 @@ def _amount_pairs(city: Mapping[str, Any], state: Mapping[str, Any]):
         for s in requirement_amounts(state):
             if c[0] == s[0] or c[0] is None or s[0] is None:
                 yield c, s
+
+
+def spec_words(value: Any) -> str:
+    """A requirement's specification (a key or a value of `spec:`) in words: yes/no, ids as words."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(spec_words(v) for v in value)
+    return str(value).replace("_", " ")
 
 
 def _side(v: ProvisionVersion, value: str) -> dict[str, Any]:

@@ -292,6 +292,7 @@ def read_pack(
             value=item.get("value"),
             for_provision=ensure_provision(for_key, where) if for_key else None,
             allowed=tuple(item.get("allowed", ())),
+            label=" ".join(item.get("label", "").split()) or item["id"].replace("_", " ").capitalize(),
         )
 
     calendar = raw.get("calendar") or LineDict()

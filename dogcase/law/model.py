@@ -161,6 +161,7 @@ class Setting:
     value: Any
     for_provision: str | None = None
     allowed: tuple[Any, ...] = ()
+    label: str = ""  # the setting's name in words (pack `label:`); its id in words when the pack gives none
 
 
 @dataclass(frozen=True, slots=True)

@@ -765,7 +765,8 @@ PACK = Record(
         "settings": ListOf(
             Record(
                 required={"id": ID, "what": STR},
-                optional={"for": ID, "value": Optional(SCALAR), "allowed": ListOf(SCALAR)},
+                # label: the setting's name in words, for pages (the id stays for configuration and the API)
+                optional={"label": STR, "for": ID, "value": Optional(SCALAR), "allowed": ListOf(SCALAR)},
             )
         ),
         # the pack's own vocabulary (docs/law-packs.md, "What a pack may add")

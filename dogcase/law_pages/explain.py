@@ -32,8 +32,10 @@ def _value(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
-        return " × ".join(str(v) for v in value)
-    return str(value)
+        if all(isinstance(v, int | float) for v in value):  # dimensions
+            return " × ".join(str(v) for v in value)
+        return ", ".join(_value(v) for v in value)
+    return str(value).replace("_", " ")
 
 
 SEIZURE_ACTS = {"seize": "seize", "impound": "impound", "order_impoundment": "order the impoundment of"}

@@ -77,6 +77,11 @@ def jurisdiction_law(request, jurisdiction_id: str):
         on = today
         form = LawDateForm(initial={"on": on})
     shown = j.show(on)
+    citation_of = {p["provision"]: p["citation"] for layer in shown["layers"] for p in layer["provisions"]}
+
+    def cited(keys) -> list[dict]:
+        return [{"key": key, "citation": citation_of.get(key, key)} for key in keys]
+
     context = {
         "jurisdiction": shown["jurisdiction"],
         "form": form,
@@ -89,12 +94,30 @@ def jurisdiction_law(request, jurisdiction_id: str):
                 "counterpart_label": j.designations[d["state_counterpart"]].label.lower()
                 if d["state_counterpart"] in j.designations
                 else d["state_counterpart"],
+                "defined_by_citation": citation_of.get(d["defined_by"], d["defined_by"]),
             }
             for d in shown["designations"]
         ],
-        "defects": shown["defects"],
-        "missing_settings": [s for s in shown["settings"] if s["value"] is None],
-        "conflicts": j.conflicts(on),
+        "defects": [
+            {
+                **d,
+                "concerns": cited(d["provisions"]),
+                "attorney": [("Problem", d["id"]), ("Provisions", ", ".join(d["provisions"]))],
+            }
+            for d in shown["defects"]
+        ],
+        "missing_settings": [
+            {
+                **s,
+                "for_citation": citation_of.get(s["for"], s["for"]) if s["for"] else None,
+                "attorney": [("Setting", s["id"])] + ([("Provision", s["for"])] if s["for"] else []),
+            }
+            for s in shown["settings"]
+            if s["value"] is None
+        ],
+        "conflicts": [
+            {**c, "attorney": [("Topic", c["topic"]), ("Kind", c["kind"])]} for c in j.conflicts(on)
+        ],
         "has_state_layer": j.state is not None,
         "holidays": [{**h, "date": dt.date.fromisoformat(h["date"])} for h in shown["holidays"]],
     }
@@ -133,5 +156,6 @@ def _layers(j, shown: dict, on: dt.date) -> list[dict]:
             if not groups or groups[-1]["heading"] != heading:
                 groups.append({"heading": heading, "provisions": []})
             groups[-1]["provisions"].append(item)
-        out.append({**layer, "groups": groups, "count": len(layer["provisions"])})
+        summary = bool(layer["provisions"]) and all(p.get("quoted") is False for p in layer["provisions"])
+        out.append({**layer, "groups": groups, "count": len(layer["provisions"]), "summary": summary})
     return out

@@ -46,8 +46,12 @@ TEXT_KEYS = frozenset(
 )
 
 # A snake_case word (hearing_closed, set_by), a dotted lower-case name (owner.reclaim, calendar.observes,
-# facts.yaml), or a backtick (`concerns: person`).
-IDENTIFIER = re.compile(r"`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\b")
+# facts.yaml), a backtick (`concerns: person`), a YAML key with its value (quoted: false, in force from: null),
+# or an engine phrase ("give an empty list").
+IDENTIFIER = re.compile(
+    r"`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\b"
+    r"|\b[a-z]+:\s*(?:null|true|false)\b|\bempty list\b"
+)
 
 # Words the pattern catches that are genuinely English (none so far). Add one only with a reason.
 ALLOWED: frozenset[str] = frozenset()
@@ -92,6 +96,11 @@ def test_the_pattern_catches_each_kind_of_engine_identifier():
     assert _identifiers("one event (hearing_closed)") == ["hearing_closed"]
     assert _identifiers("by steps (`concerns: person`)") == ["`", "`"]
     assert _identifiers("as in facts.yaml") == ["facts.yaml"]
+    assert _identifiers("the facts file (quoted: false), in force from: null") == [
+        "quoted: false",
+        "from: null",
+    ]
+    assert _identifiers("(give an empty list when none applies)") == ["empty list"]
     assert _identifiers("Minn. Stat. 609.02 subd. 7a; § 90.15 (C)(1)(b); Subd 4.C; 1.B.1–1.B.3") == []
     assert _identifiers("the owner's seven days to reclaim the dog") == []
     # a document's sources are filled from the case; an identifier outside the braces is still caught
@@ -159,3 +168,13 @@ def test_the_defects_shown_on_staff_and_law_pages_read_as_plain_words(pack):
         if (found := _identifiers(getattr(d, field)))
     ]
     assert not offending, "\n".join(offending)
+
+
+@pytest.mark.parametrize("pack", SHIPPED)
+def test_every_setting_of_a_shipped_pack_has_a_name_in_words(pack):
+    """A setting the city must supply is named on the Law page and in a due date it leaves open by its label."""
+    raw = yaml.safe_load((PACKS_DIR / pack / "pack.yaml").read_text(encoding="utf-8"))
+    unnamed = [s["id"] for s in raw.get("settings") or () if not s.get("label")]
+    assert not unnamed, unnamed
+    for setting in library().get(pack).settings.values():
+        assert _identifiers(setting.label) == [], setting.id

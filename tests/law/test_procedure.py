@@ -598,7 +598,13 @@ def test_an_undetermined_deadline_says_why():
         o for o in j.obligations(_declared(j), noon("2024-05-10")) if o.deadline_id == "owner.register"
     )
     assert register.status == "undetermined"
-    assert "registration_trigger" in register.reason
+    assert "the city must supply the setting “When the 14 days to register the dangerous dog begin”" in (
+        register.reason
+    )
+    assert "registration_trigger" not in register.reason
+    # a program reads the setting's id from the deadline's answer
+    answer = j.deadline("owner.register", {"declaration": dt.date(2024, 5, 2)}, designation="dangerous")
+    assert "needs_setting" in str(answer)
 
 
 def test_the_city_setting_makes_the_registration_deadline_computable():

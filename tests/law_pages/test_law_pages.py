@@ -48,9 +48,10 @@ def article(page, anchor):
 def test_state_restatements_are_marked_as_such_and_quoted_city_text_is_not(client):
     page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
 
-    assert "dogcase's restatement — confirm against the Revisor's text" in article(
+    assert "A summary of the statute in our words — check the Revisor's text." in article(
         page, "p-mn-statute:347.541.1"
     )
+    assert "<blockquote" not in article(page, "p-mn-statute:347.541.1")
     assert "restatement" not in article(page, "p-tracy-mn:5.F")
     assert "<blockquote" in article(page, "p-tracy-mn:5.F")
 
@@ -149,3 +150,38 @@ def test_a_city_designation_is_said_to_resemble_a_state_one_not_to_restate_it(cl
     page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
     assert "restates the state" not in page
     assert "resembles the state's potentially dangerous dog (a label only" in page
+
+
+def layer_section(page, pack):
+    start = page.index(f'id="layer-{pack}"')
+    return page[start : page.index("</section>", start)]
+
+
+def test_the_state_layer_is_labelled_a_summary_in_our_words_and_a_city_layer_is_not(client):
+    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+
+    state = layer_section(page, "mn-statute")
+    heading = state[: state.index("<h3>")]
+    assert "A summary of the statute in our words — check the Revisor's text." in heading
+    assert "quoted text" not in page
+    assert "(a summary in our words)" in page[page.index('aria-label="On this page"') :]
+    assert "summary of the statute" not in layer_section(page, "tracy-mn")
+
+
+def test_a_missing_setting_and_a_problems_provisions_are_named_in_words_with_the_ids_in_the_fold(client):
+    page = client.get("/law/battle-lake-mn/?on=2026-11-30").content.decode()
+    settings = page[page.index('id="settings"') : page.index("</section>", page.index('id="settings"'))]
+
+    assert "<strong>When the 14 days to register the dangerous dog begin</strong>" in settings
+    assert '<a href="#p-battle-lake-mn:C.4">§ 90.15 (C)(4)</a>' in settings
+    fold = settings[settings.index('<details class="attorney">') :]
+    assert fold.index("Details for the city attorney") < fold.index("registration_trigger")
+    defects = page[page.index('id="defects"') : page.index("</section>", page.index('id="defects"'))]
+    assert "Concerns:" not in defects
+    assert "The provisions it touches: " in defects
+    conflicts = page[page.index('id="conflicts"') : page.index("</section>", page.index('id="conflicts"'))]
+    assert (
+        '<th scope="row">Time to request a hearing to appeal the designation (14 days after receipt'
+        in conflicts
+    )
+    assert '<th scope="row">deadline owner.request_hearing' not in conflicts

@@ -73,7 +73,9 @@ def test_an_undetermined_deadline_says_why(officer, served_dangerous):
     response = client_for(officer).get(f"/cases/{served_dangerous.number}")
     register = next(o for o in response.context["open_obligations"] if o["deadline_id"] == "owner.register")
     assert register["status"] == "undetermined"
-    assert "registration_trigger" in register["reason"]
+    # the setting the city must supply is named in words (its id is for the API, not for a clerk)
+    assert "the setting “When the 14 days to register the dangerous dog begin”" in register["reason"]
+    assert "registration_trigger" not in register["reason"]
     assert "The due date cannot be worked out" in response.content.decode()
 
 

@@ -3,7 +3,6 @@ own events in its own words, the notice's conditional elements and its recipient
 identifier."""
 
 import datetime as dt
-import html as html_lib
 import re
 
 import pytest
@@ -12,28 +11,13 @@ from django.utils import timezone
 
 from dogcase.cases.models import Case, Event
 from tests.staff import test_lakeview_flow as flow
+from tests.staff.page_words import identifiers_on, visible_text
 from tests.staff.test_intake import intake
 from tests.staff.test_lakeview_flow import LAKEVIEW, act
 
 pytestmark = pytest.mark.django_db
 
 lakeview, people = flow.lakeview, flow.people  # the fixtures of the Lakeview flow
-
-# An engine identifier: lower-case words joined by underscores (certified_notice_sent, owner.request_hearing).
-IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*_[a-z0-9]+\b")
-
-
-def visible_text(page: str) -> str:
-    """The words a reader sees: no tags, attributes, scripts or styles, nor the fold for the city attorney."""
-    page = re.sub(
-        r"<details[^>]*>\s*<summary>Details for the city attorney.*?</details>", " ", page, flags=re.S
-    )
-    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    return html_lib.unescape(re.sub(r"<[^>]*>", " ", page))
-
-
-def identifiers_on(page: str) -> list[str]:
-    return sorted(set(IDENTIFIER.findall(visible_text(page))))
 
 
 def open_lakeview_case(sheriff) -> Case:

@@ -173,6 +173,11 @@ def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list
             "countdown": countdown(due, today=today, now=now, kind=ob.kind),
             "citations": ob.citations,
             "citation": citations_text(ob.citations),
+            # the engine's names for this obligation, behind the city attorney's fold
+            "attorney": [
+                ("Deadline", ob.deadline_id or ""),
+                ("Provisions", ", ".join(c.get("provision", "") for c in ob.citations)),
+            ],
             "consequences": [
                 {
                     "what": c.get("what", ""),
