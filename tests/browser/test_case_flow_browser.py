@@ -113,7 +113,7 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
     page.locator("#in-hearing_at").fill(f"{today.isoformat()}T08:00")
     page.locator("#in-place").fill("City Hall, council chambers")
     # the hearing officer is a user of the city, chosen by name
-    page.locator("label.choice", has_text=re.compile(r"^\s*hearing\s*$")).locator("input").check()
+    page.locator("label.choice", has_text=re.compile(r"^\s*hearing\s*$", re.I)).locator("input").check()
     contents = page.locator("input[name=in-contents]")
     for i in range(contents.count()):
         contents.nth(i).check()
