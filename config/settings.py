@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "dogcase.staff",
     "dogcase.law_pages",
     "dogcase.cases",
+    "dogcase.documents",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
