@@ -103,7 +103,9 @@ def render_pdf(
         reason=reason,
     )
     base, fonts = _base_css()
-    footer = CSS(string=footer_css(number=number, version=version, code=code), font_config=fonts)
+    footer = CSS(
+        string=footer_css(number=number, version=version, code=code), font_config=fonts, url_fetcher=_refuse
+    )
     return HTML(string=html, url_fetcher=_refuse).write_pdf(
         stylesheets=[base, footer], font_config=fonts, pdf_variant=PDF_VARIANT, uncompressed_pdf=False
     )
