@@ -50,8 +50,13 @@ def city_offices(request):
     ):
         return
     request.getfixturevalue("transactional_db" if _transactional(request) else "db")
+    from django.db import connection
+
     from dogcase.documents.models import CityOffice
     from dogcase.law import library
+
+    if CityOffice._meta.db_table not in connection.introspection.table_names():
+        return  # a database a migration test left at an older state: nothing to issue there
 
     for city, j in library().jurisdictions.items():
         for office in [*(getattr(j, "offices", None) or {}), "letterhead"]:
