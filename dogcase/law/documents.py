@@ -121,7 +121,8 @@ def describe_source(name: str, offices: Mapping[str, Mapping[str, Any]] | None =
                 "the law pack (the deadline's provision)",
             )
         return (
-            f"the date the time limit {rest!r} ends for this case",
+            f"the date the time limit {rest!r} ends for this case (when it cannot be known yet, what is known: "
+            "“at least until …”, the obligation's reason)",
             "computed by dogcase from the case's dates (record the step that starts it)",
         )
     if family == "office":
@@ -701,7 +702,11 @@ class DocumentEngine:
             audience=main.audience,
             for_=main.for_,
             issued_by=self._issuers(main),
-            provisions=tuple(c for key in main.provisions if (c := self.procedure._cite(key, day))),
+            provisions=tuple(
+                {
+                    c["citation"]: c for key in main.provisions if (c := self.procedure._cite(key, day))
+                }.values()
+            ),
             attachments=main.attachments,
             sections=tuple(sections),
             notices=notices,
@@ -847,6 +852,8 @@ class DocumentEngine:
 
         day = at.astimezone(self.j.tz).date()
         ctx = _Context(self.procedure, state, None, at, day, None)
+        if step is None:  # the words of a refusal name a step; a section's condition needs none
+            step = next(iter(self.procedure.steps_on(day).values()), None)
         result, _ = ctx.evaluate(section.when, step, None)
         return result is not False
 

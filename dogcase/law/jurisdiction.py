@@ -16,7 +16,16 @@ from .errors import InputError, LawNotInForce, PackError
 from .facts import FactVocabulary
 from .model import Defect, Designation, Pack, ProvisionVersion, Role, ServiceMethod, Setting
 from .packschema import EVENTS, SERVICE_METHOD_FORMS, STAFF_ROLES
-from .procedure import CONTENTS_INPUT, Actor, CaseState, Obligation, ProcedureEngine, Step, Verdict
+from .procedure import (
+    CONTENTS_INPUT,
+    Actor,
+    CaseState,
+    Obligation,
+    ProcedureEngine,
+    Step,
+    TakenStep,
+    Verdict,
+)
 from .rules import DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
 
@@ -356,6 +365,31 @@ class Jurisdiction:
         `contents` says the documents contain them all; the documents app passes `elements_contained`."""
         choices = self.input_choices(step_id, state, at).get(CONTENTS_INPUT, [])
         return [c["value"] for c in choices if c.get("applies", True)]
+
+    def state_if_taken(
+        self, step_id: str, state: CaseState, at: dt.datetime, inputs: Mapping[str, Any], actor: str = ""
+    ) -> CaseState:
+        """The case as it will be once the step is taken at `at` with these inputs (read as the form gives them,
+        the `contents` check aside): what a document issued with the step reads its dates and times from —
+        `{deadline.owner.request_hearing}` on the notice whose date starts that time. Raises InputError for a
+        value the step refuses."""
+        day = self._procedure_day(state, at)
+        step = self._procedure.case_step(step_id, day, state.designation)
+        cleaned = self._procedure.validate_inputs(step, state, inputs, day, partial=True, at=at)
+        events = self._procedure.events_of(step, at, cleaned)
+        designation = state.designation
+        if step.opens_case:
+            designation = cleaned.get(next((i.id for i in step.inputs if i.kind == "designation"), ""))
+        outcome = next((cleaned.get(i.id) for i in step.inputs if i.kind == "outcome"), None)
+        taken = TakenStep(step_id, at, actor, outcome, events, cleaned)
+        return CaseState(designation, state.incident_date, (*state.taken, taken), state.settings)
+
+    def obligations_if_taken(
+        self, step_id: str, state: CaseState, at: dt.datetime, inputs: Mapping[str, Any]
+    ) -> list[Obligation]:
+        """The case's obligations once the step is taken (state_if_taken): the due dates a document issued with
+        the step states (`deadline.<id>` sources)."""
+        return self.obligations(self.state_if_taken(step_id, state, at, inputs), at)
 
     def missing_source(self, name: str) -> str:
         """What to say when a source has no value: "the City Clerk/Treasurer's address — supply it in the

@@ -545,7 +545,7 @@ EFFECTS: dict[str, Spec] = {
             "id": ID,
             "for": DESIGNATION_IDS,
             # an element with `when:` (a procedure condition, e.g. {done: seize}) is required only when it
-            # holds for the case (docs/procedure.md, notice_elements)
+            # holds for the case (docs/procedure.md, the `contents` check)
             "elements": ListOf(Record(required={"id": ID, "text": STR}, optional={"when": STEP_CONDITION})),
         },
         optional={

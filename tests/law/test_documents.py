@@ -331,9 +331,8 @@ def test_the_sources_vocabulary_says_what_each_name_is_and_where_to_supply_it():
         "the telephone number of the person who made the declaration",
         "record it on the declaration",
     )
-    assert (
-        describe_source("deadline.owner.request_hearing")[0]
-        == "the date the time limit 'owner.request_hearing' ends for this case"
+    assert describe_source("deadline.owner.request_hearing")[0].startswith(
+        "the date the time limit 'owner.request_hearing' ends for this case (when it cannot be known yet"
     )
 
 
@@ -543,3 +542,101 @@ def test_tracys_notice_of_classification_lists_every_requirement_of_subd_5():
         assert f"(Subd {clause})" in section.text
     assert "$50,000" in section.text and "5 feet by 10 feet" in section.text and "4 feet" in section.text
     assert len(section.text.split("\n\n")) == 7  # a paragraph per requirement, after the opening line
+
+
+def test_a_notice_states_the_time_its_own_date_starts():
+    """{deadline.owner.request_hearing} on the notice whose date starts it: the case as it will be once the step
+    is taken, before the documents' contents are known."""
+    j = library().get("battle-lake-mn")
+    sheriff = Actor("officer", j.pack_roles_for(["animal_control_officer"]))
+    at = dt.datetime(2026, 6, 1, 12, tzinfo=CHICAGO)
+    cleaned = j.validate_inputs(
+        "declare",
+        CaseState(None, dt.date(2026, 5, 30)),
+        {"designation": "potentially_dangerous", "basis": "bit a jogger", "declarant_telephone": "555-0100"},
+        at,
+    )
+    declared = CaseState(
+        "potentially_dangerous",
+        dt.date(2026, 5, 30),
+        (TakenStep("declare", at, sheriff.id, None, j.events_of("declare", at, cleaned), cleaned),),
+    )
+    later = at + dt.timedelta(hours=1)
+    assert "owner.request_hearing" not in {o.deadline_id for o in j.obligations(declared, later)}
+    owed = j.obligations_if_taken(
+        "serve_notice",
+        declared,
+        later,
+        {"served_on": "2026-06-01", "method": "personal", "served_owner": "A. Owner"},
+    )
+    hearing = next(o for o in owed if o.deadline_id == "owner.request_hearing")
+    # 14 days of the date of the notice ((B)(2)(b)), or of its receipt ((H)) if later: not known yet
+    assert hearing.due is None and "at least until Monday 15 June 2026" in hearing.reason
+    owed = j.obligations_if_taken(
+        "serve_notice",
+        declared,
+        later,
+        {
+            "served_on": "2026-06-01",
+            "method": "personal",
+            "served_owner": "A. Owner",
+            "received_on": "2026-06-01",
+        },
+    )
+    hearing = next(o for o in owed if o.deadline_id == "owner.request_hearing")
+    assert hearing.due == dt.date(2026, 6, 15)
+    with pytest.raises(InputError):
+        j.state_if_taken("serve_notice", declared, later, {"served_on": "not a date"})
+
+
+@pytest.mark.parametrize("jurisdiction", ["mn-statute", "battle-lake-mn", "tracy-mn"])
+def test_every_statement_of_a_shipped_document_has_its_citation_beside_it(jurisdiction):
+    """A section that says something (more than the case's values, an address block or a form's blanks) cites the
+    clause it comes from: its element's provision or its own `provision:`."""
+    import re
+
+    uncited = [
+        f"{doc.id}: {section.heading}"
+        for doc in library().get(jurisdiction).all_document_types(dt.date(2026, 6, 1))
+        for section in doc.sections
+        if not section.citation
+        and re.sub(r"\{[^}]*\}|[_\s,.:;()]|Name|Signature|Date|Telephone", "", section.text)
+    ]
+    assert uncited == []
+
+
+def test_battle_lakes_dangerous_notice_says_whether_the_dog_was_seized():
+    """(C)(2)(a) asks for "a description of the seized dog" though (C)(1) needs no seizure: the notice says the
+    dog was not seized, or where the seized dog is kept (the reading of the problem noted in the text)."""
+    j = library().get("battle-lake-mn")
+    at = dt.datetime(2026, 6, 1, 12, tzinfo=CHICAGO)
+    declared = TakenStep(
+        "declare", at - dt.timedelta(days=3), "x", None, {"declaration": dt.date(2026, 5, 29)}, {}
+    )
+    seized = TakenStep("seize", at - dt.timedelta(days=1), "x", None, {"seizure": dt.date(2026, 5, 31)}, {})
+    doc = j.document_type("dangerous_declaration_notice", at.date())
+
+    def conditional(taken):
+        state = CaseState("dangerous", dt.date(2026, 5, 1), taken)
+        return [s.heading for s in j.applicable_sections(doc, state, at) if s.when is not None]
+
+    assert conditional((declared,)) == ["Your dog has not been seized"]
+    assert conditional((declared, seized)) == ["Your dog has been seized"]
+
+
+def test_the_states_notice_of_an_intended_destruction_must_state_its_three_elements():
+    """347.56 names no notice; dogcase's reading (347.56.notice) gives it three elements, so a dog never declared
+    is served a notice that says them, and the step refuses one that leaves one out."""
+    j = library().get("tracy-mn")
+    at = dt.datetime(2024, 5, 10, 12, tzinfo=CHICAGO)
+    state = CaseState(None, dt.date(2024, 5, 1))
+    base = {"served_on": "2024-05-10", "incident": "mauled a child, unprovoked", "method": "personal service"}
+    (doc,) = j.document_types("serve_destruction_notice", None, at.date())
+    contents = j.elements_contained([doc.id], state, at)
+    assert sorted(contents) == sorted(j.required_elements("serve_destruction_notice", state, at))
+    assert [c.rsplit("/", 1)[1] for c in contents] == ["intended_destruction", "incident", "time_to_request"]
+    assert j.validate_inputs("serve_destruction_notice", state, {**base, "contents": contents}, at)
+    with pytest.raises(InputError) as caught:
+        j.validate_inputs("serve_destruction_notice", state, {**base, "contents": contents[:2]}, at)
+    assert "within 14 days of the date of the notice" in caught.value.rule
+    assert "Minn. Stat. § 347.56" in caught.value.rule
