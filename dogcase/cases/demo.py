@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from dogcase.cases import acts
 from dogcase.cases.models import Case, Incident
+from dogcase.documents.models import CityOffice
 from dogcase.law import library
 
 
@@ -71,6 +72,22 @@ CHASE = {
     "law_enforcement_dog": False,
 }
 
+# The demo officer's telephone, which a notice of declaration states (§ 90.15 (B)(2)(a)); 555 numbers are fictional.
+DEMO_TELEPHONE = "218-555-0160"
+# What a deployed city supplies in the admin for its documents (documents.CityOffice): demo values, marked so.
+DEMO_OFFICE = {
+    "address": "City Hall (demo address: set the real one in the admin)",
+    "telephone": "218-555-0150",
+}
+# The demo users' names, which documents print (who declared the dog, who decided).
+DEMO_NAMES = {
+    "officer": ("Dana", "Reiter"),
+    "police": ("Chris", "Halvorsen"),
+    "clerk": ("Kim", "Aasen"),
+    "hearing": ("Ruth", "Aamodt"),
+    "council": ("Lee", "Brandvold"),
+}
+
 # Stands for "every condition the law puts on registration, proven": filled from the pack at play time.
 ALL_CONDITIONS = "all conditions of registration"
 
@@ -87,13 +104,18 @@ def battle_lake() -> list[Story]:
         {
             "designation": "dangerous",
             "basis": "Unprovoked bite causing substantial bodily harm, see incident report.",
+            "declarant_telephone": DEMO_TELEPHONE,
         },
     )
     declare_p = (
         "declare",
         "officer",
         0,
-        {"designation": "potentially_dangerous", "basis": "Unprovoked bite on a person in a public place."},
+        {
+            "designation": "potentially_dangerous",
+            "basis": "Unprovoked bite on a person in a public place.",
+            "declarant_telephone": DEMO_TELEPHONE,
+        },
     )
 
     def at(step, days, **extra):
@@ -279,6 +301,8 @@ def battle_lake() -> list[Story]:
                     48,
                     {
                         "outcome": "upheld",
+                        "reasons": "The bite was unprovoked and in a public place; the owner offered no evidence "
+                        "that the dog was provoked.",
                         "method": "registered_mail",
                         "delivered_on": d(48),
                         "copy_to_authority": True,
@@ -382,6 +406,8 @@ def battle_lake() -> list[Story]:
                     42,
                     {
                         "outcome": "rescinded",
+                        "reasons": "The witness statements show the dog was teased through the fence before it "
+                        "bit; the bite was provoked.",
                         "method": "hand_delivery",
                         "delivered_on": d(42),
                         "copy_to_authority": True,
@@ -548,7 +574,16 @@ def tracy() -> list[Story]:
                 ("notify_classification", "clerk", 37, {"sent_on": d(37), "certified_mail": True}),
                 ("receive_classification_appeal", "clerk", 35, {"received_on": d(35)}),
                 ("hold_classification_hearing", "council", 30, {"held_on": d(30)}),
-                ("decide_classification_appeal", "council", 28, {"outcome": "upheld", "notified_on": d(28)}),
+                (
+                    "decide_classification_appeal",
+                    "council",
+                    28,
+                    {
+                        "outcome": "upheld",
+                        "reasons": "The dog attacked a person without provocation (Subd 2).",
+                        "notified_on": d(28),
+                    },
+                ),
             ],
         ),
         Story(
@@ -597,11 +632,17 @@ def load_demo(out=None) -> dict[str, int]:
             username__in=["officer", "police", "clerk", "hearing", "council"]
         )
     }
+    for username, (first, last) in DEMO_NAMES.items():
+        user = users.get(username)
+        if user is not None and not user.first_name:
+            user.first_name, user.last_name = first, last
+            user.save(update_fields=["first_name", "last_name"])
     made: dict[str, int] = {}
     for city, stories in STORIES.items():
         library().get(city)  # an unknown city is an error here, not a silent skip
         if Incident.objects.filter(jurisdiction=city).exists():
             continue
+        demo_offices(city)
         made[city] = 0
         for story in stories():
             play(city, story, users)
@@ -611,6 +652,15 @@ def load_demo(out=None) -> dict[str, int]:
         for city, n in made.items():
             out.write(f"Demo data: {n} cases in {city}\n")
     return made
+
+
+def demo_offices(city: str) -> None:
+    """The demo values of what a city supplies in the admin for its documents, where it supplied nothing."""
+    if CityOffice.objects.filter(jurisdiction=city).exists():
+        return
+    j = library().get(city)
+    for office in [*(getattr(j, "offices", None) or {}), CityOffice.LETTERHEAD]:
+        CityOffice.objects.get_or_create(jurisdiction=city, office=office, defaults=DEMO_OFFICE)
 
 
 def play(city: str, story: Story, users: dict[str, Any]) -> Case:
@@ -662,15 +712,32 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
     return play_steps(case, story.steps, users)
 
 
-def play_steps(case: Case, steps, users: dict[str, Any]) -> Case:
-    """Take a story's steps on its case through `acts.take_step`, each at 11:00 on its day (days ago)."""
+def play_steps(case: Case, steps, users: dict[str, Any], *, issue_documents: bool = True) -> Case:
+    """Take a story's steps on its case, each at 11:00 on its day (days ago): a step that issues documents
+    issues them (`documents.acts.take_step`, filled from the demo records), the others through
+    `acts.take_step`. Without `issue_documents`, no document is rendered: the notices' contents are what the
+    law requires (the statewide data set)."""
+    from dogcase.documents import acts as document_acts
+    from dogcase.documents.fill import document_types_for
+
+    if issue_documents:
+        demo_offices(case.jurisdiction)
     for step_id, who, days, inputs in steps:
+        at = _local(days, 11)
         inputs = {k: str(users["hearing"].pk) if v == HEARING_OFFICER else v for k, v in inputs.items()}
         if inputs.get("proofs") == ALL_CONDITIONS:
-            inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, _local(days, 11))}
-        inputs = with_complete_notices(case, step_id, _local(days, 11), inputs)
+            inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, at)}
+        j = library().get(case.jurisdiction)
+        state = acts.case_state(case)
+        if issue_documents and document_types_for(j, j.case_step(step_id, state, at), state, at):
+            case = document_acts.take_step(
+                case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
+            ).case
+            continue
+        # a notice no document of the pack writes yet: its contents as the law requires them
+        inputs = with_complete_notices(case, step_id, at, inputs)
         case = acts.take_step(
-            case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=_local(days, 11)
+            case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
         ).case
     return case
 

@@ -12,8 +12,11 @@ from dogcase.law import clock
 from dogcase.staff.entered import staff_name
 from dogcase.staff.present import designation_label, humanize
 
-# Inputs answered by ticking several boxes: the conditions proven, the elements a notice contains.
-LIST_KINDS = frozenset({"proofs", "document"})
+# Inputs answered by ticking several boxes: the conditions proven.
+LIST_KINDS = frozenset({"proofs"})
+# Inputs the form does not show: the elements the issued documents contain are given by the documents app
+# (dogcase.documents.acts), never ticked.
+HIDDEN_KINDS = frozenset({"document"})
 
 
 class FormProblem(ValueError):
@@ -56,6 +59,8 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
     choices = j.input_choices(step.id, state, at)
     out = []
     for inp in step.inputs:
+        if inp.kind in HIDDEN_KINDS:
+            continue
         given = choices.get(inp.id)
         if given is None and inp.choices:
             given = [{"value": c, "label": humanize(c)} for c in inp.choices]
@@ -108,6 +113,8 @@ def raw_values(step, post) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for inp in step.inputs:
         name = f"in-{inp.id}"
+        if inp.kind in HIDDEN_KINDS:
+            continue
         if inp.kind in LIST_KINDS:
             out[inp.id] = post.getlist(name)
         elif inp.kind != "file":
@@ -124,6 +131,8 @@ def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
     for inp in step.inputs:
         name = f"in-{inp.id}"
         required = bool(inp.required)
+        if inp.kind in HIDDEN_KINDS:
+            continue
         if inp.kind == "file":
             upload = files.get(name)
             if upload is not None:

@@ -19,6 +19,8 @@ from dogcase.cases import files as file_store
 from dogcase.cases.access import law_actor
 from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings
 from dogcase.cases.models import Case, Event, StoredFile, Task
+from dogcase.documents import acts as document_acts
+from dogcase.documents.views import drafts_context, timeline_documents
 from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.actwords import confirmation, prefill
@@ -88,9 +90,12 @@ def _value_words(value: Any) -> str:
     return str(value)
 
 
-def timeline(events: list[Event], *, may_correct: bool, j=None, entered=None) -> list[dict[str, Any]]:
-    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`), and
-    with `entered` (a StepInputs), everything the step's form was given."""
+def timeline(
+    events: list[Event], *, may_correct: bool, j=None, entered=None, documents=None
+) -> list[dict[str, Any]]:
+    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`); with
+    `entered` (a StepInputs), everything the step's form was given; the documents each event issued
+    (`documents`: event pk -> issued documents)."""
     corrected_by: dict[int, list[int]] = {}
     for e in events:
         if e.corrects_id:
@@ -120,6 +125,7 @@ def timeline(events: list[Event], *, may_correct: bool, j=None, entered=None) ->
                 "entered": _entered(entered, e),
                 "correctable": may_correct and bool(recorded),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
+                "documents": documents.get(e.pk, []) if documents else [],
             }
         )
     return rows
@@ -295,7 +301,13 @@ def case_detail(request, number: str):
         "city": city_names([case.jurisdiction])[case.jurisdiction],
         "designation": designation_label(j, case.designation),
         "owners": owners,
-        "timeline": timeline(events, may_correct=not read_only, j=j, entered=entered),
+        "timeline": timeline(
+            events,
+            may_correct=not read_only,
+            j=j,
+            entered=entered,
+            documents=timeline_documents(case),
+        ),
         "entered": entered_summary(entered, events),
         "hearings": sorted(
             (scheduled_hearings(case, j, events).values() if j is not None else ()), key=lambda h: h.at
@@ -378,7 +390,13 @@ def act_form(request, number: str, step_id: str):
     version = case.version
     token = new_form_token()
     status = 200
-    if request.method == "POST":
+    # "Preview" (without JavaScript) re-shows the form and the documents' drafts with what was typed
+    previewing = request.method == "POST" and "preview" in request.POST
+    if previewing:
+        values = raw_values(step, request.POST)
+        version = int(request.POST.get("version") or version)
+        token = clean_token(request.POST.get("idempotency_key")) or token
+    elif request.method == "POST":
         try:
             version = int(request.POST.get("version", ""))
         except ValueError:
@@ -392,7 +410,8 @@ def act_form(request, number: str, step_id: str):
         }
         try:
             inputs = read_inputs(step, request.POST, request.FILES, tz=j.tz)
-            result = acts.take_step(
+            # the step and the documents it issues, in one transaction (a step without documents: take_step)
+            result = document_acts.take_step(
                 case,
                 step_id,
                 actor=user,
@@ -412,6 +431,9 @@ def act_form(request, number: str, step_id: str):
                     and not _given(inp, request)
                 ):
                     context["errors"][inp.id] = _missing_message(inp.kind)
+            status = 400
+        except document_acts.MissingElements as exc:
+            context["document_missing"] = exc.missing
             status = 400
         except acts.InvalidInput as exc:
             field = _field_of(exc.field, step)
@@ -467,6 +489,9 @@ def act_form(request, number: str, step_id: str):
             "token": token,
             "city": city_names([case.jurisdiction])[case.jurisdiction],
             "designation": designation_label(j, case.designation),
+            **drafts_context(
+                case, j, step, request.POST if request.method == "POST" else None, at=now, actor=user
+            ),
         }
     )
     return render(request, "staff/act_form.html", context, status=status)
