@@ -8,10 +8,11 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-scale bench-scale-stop lint fmt pg-start pg-stop browsers clean
+.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
+	@echo "make system-packages  install the Debian packages the documents need (Pango, DejaVu fonts, pdftotext)"
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
 	@echo "make serve      production: gunicorn (DEBUG=False) + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
 	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
@@ -20,6 +21,7 @@ help:
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
 	@echo "make bench-pages  the staff pages at 10,000 and 100,000 dogs (bench/pages.py)"
 	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
+	@echo "make bench-documents  notice PDFs: median ms warm, and a batch of 500 (bench/documents.py; N_DOCS=...)"
 	@echo "make bench-scale  the statewide benchmarks on their own PostgreSQL (bench/scale.py; SCALE_DOGS=...)"
 	@echo "make bench-scale-stop  stop that PostgreSQL and remove its cached data sets"
 	@echo "make lint       ruff check + ruff format --check"
@@ -40,7 +42,11 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	@touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) system-packages
+
+# Debian packages beside Python's (WeasyPrint's Pango and the DejaVu fonts; pdftotext for the tests).
+system-packages:
+	@scripts/system-packages.sh
 
 run: venv
 	$(VENV)/bin/dogcase law check
@@ -89,6 +95,9 @@ bench-pages: venv
 	$(PY) bench/pages.py
 bench-api: venv
 	$(PY) bench/api_classify.py
+N_DOCS ?= 500
+bench-documents: venv
+	$(PY) bench/documents.py --batch $(N_DOCS)
 # The full statewide size by default; e.g. `make bench-scale SCALE_DOGS=100000 SCALE_INCIDENTS=10000
 # SCALE_CASES=2000` for a quicker run. The cluster and its seeded data sets are kept for the next run.
 SCALE_DOGS ?= 1000000

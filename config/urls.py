@@ -10,5 +10,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("dogcase.accounts.urls")),
     path("law/", include("dogcase.law_pages.urls")),
+    path("", include("dogcase.documents.urls")),
     path("", include("dogcase.staff.urls")),
 ]
