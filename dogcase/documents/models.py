@@ -81,3 +81,7 @@ class IssuedDocument(models.Model):
     @property
     def filename(self) -> str:
         return f"{self.number}-v{self.version}.pdf"
+
+
+# service of an issued document (dogcase.documents.serving)
+from dogcase.documents.service_models import ServiceAttempt  # noqa: E402, F401

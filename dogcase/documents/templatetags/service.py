@@ -1,0 +1,31 @@
+"""`{% service_section case %}`: the service panels of a case's issued documents, on the case page."""
+
+from __future__ import annotations
+
+from django import template
+
+from dogcase.staff.guards import is_read_only, may_record
+from dogcase.staff.views.common import now_and_today
+
+register = template.Library()
+
+# a case has a handful of documents; the page shows at most this many
+MAX_DOCUMENTS = 50
+
+
+@register.inclusion_tag("documents/_service_section.html", takes_context=True)
+def service_section(context, case):
+    from dogcase.documents.models import IssuedDocument
+    from dogcase.documents.service_views import panel
+
+    user = context["request"].user
+    _now, today = now_and_today()
+    documents = list(
+        IssuedDocument.objects.filter(case=case, service_attempts__isnull=False)
+        .distinct()
+        .order_by("issued_at", "id")[:MAX_DOCUMENTS]
+    )
+    return {
+        "panels": [panel(d, today) for d in documents],
+        "may_act": may_record(user) and not is_read_only(user),
+    }
