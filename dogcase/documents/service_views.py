@@ -70,7 +70,7 @@ def panel(document: IssuedDocument, today: dt.date) -> dict[str, Any]:
         elif a.step_event_id or a.receipt_event_id:
             started = "The dates the law counts from were recorded (see the case's timeline)."
         elif a.outcome in serving.SERVED:
-            started = serving.nothing_started(rule)
+            started = serving.nothing_started(j, rule)
         else:
             started = "Not served by this attempt: no time starts."
         rows.append(
@@ -88,7 +88,7 @@ def panel(document: IssuedDocument, today: dt.date) -> dict[str, Any]:
         "document": document,
         "rows": rows,
         "next_action": serving.next_action(document, attempts, today),
-        "named": probe.named_labels if probe and probe.named_methods else "",
+        "named": serving.named_words(j, probe) if probe and probe.named_methods else "",
         "citation": probe.notice_citations if probe else "",
     }
 

@@ -84,6 +84,12 @@ def method_words(j, method: str) -> str:
     return METHOD_WORDS.get(method) or j.service_method_label(method)
 
 
+def named_words(j, rule: ServiceRule) -> str:
+    """The methods the law names, in plain words ("personal delivery to the owner or certified mail")."""
+    words = [method_words(j, m["value"]).lower() for m in rule.named_methods]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def methods_for(j) -> list[tuple[str, str]]:
     """Every method staff may record for a city: the shared ones and its pack's own (e-mail where a pack
     declares it), whether or not the law names it for a given notice."""
@@ -113,7 +119,7 @@ def rule_for(document: IssuedDocument, method: str, day: dt.date) -> ServiceRule
     return service_rule(j, document.step, _state(document.case), method, day)
 
 
-def nothing_started(rule: ServiceRule | None) -> str:
+def nothing_started(j, rule: ServiceRule | None) -> str:
     """Why a service starts no time, in words with the citation."""
     if rule is None:
         return "No time is counted from this service."
@@ -125,13 +131,13 @@ def nothing_started(rule: ServiceRule | None) -> str:
     if not rule.named:
         return (
             f"The law does not name this way of serving the notice: it is recorded, and starts no time. The "
-            f"notice is served by: {rule.named_labels.lower()} ({rule.notice_citations})."
+            f"notice is served by: {named_words(j, rule)} ({rule.notice_citations})."
         )
     if rule.open and rule.starting_methods:
+        starting = " or ".join(method_words(j, m).lower() for m in rule.starting_methods)
         return (
             f"The law requires written notice and names no method ({rule.notice_citations}): this service is "
-            f"recorded, but the owner's time runs only from a notice sent by "
-            f"{', '.join(rule.starting_methods).lower().replace('_', ' ')}."
+            f"recorded, but the owner's time runs only from a notice sent by {starting}."
         )
     return f"No time is counted from this service ({rule.notice_citations})."
 
@@ -166,12 +172,14 @@ def _check_writer(actor, document: IssuedDocument) -> None:
         )
 
 
-def _lock(document: IssuedDocument, expected_version: int) -> Case:
+def _lock(document: IssuedDocument) -> Case:
     acts._lock_case(document.case_id)
-    case = Case.objects.select_for_update().select_related("incident").get(pk=document.case_id)
+    return Case.objects.select_for_update().select_related("incident").get(pk=document.case_id)
+
+
+def _check_version(case: Case, expected_version: int) -> None:
     if case.version != expected_version:
         raise acts.StaleCase(case, expected_version)
-    return case
 
 
 def _store_proofs(proofs: Iterable, document: IssuedDocument, actor, at) -> list:
@@ -197,6 +205,31 @@ def serves(j, document: IssuedDocument, day: dt.date) -> bool:
     if any(i.kind == "service_method" for i in step.inputs):
         return True
     return any(s.service_of == document.step for s in j.procedure(day))
+
+
+def _take_receipt(
+    case: Case, rule: ServiceRule, *, actor, received_on: dt.date, at
+) -> tuple[Event | None, str]:
+    """Take the law's receipt step for the owner's receipt on `received_on`. Where the law refuses it now (the
+    receipt of a decision that rescinded the declaration starts no time), the return is still recorded and the
+    message says why, with the citation."""
+    j = acts.jurisdiction_of(case)
+    case.refresh_from_db(fields=["version"])
+    try:
+        result = acts.take_step(
+            case,
+            rule.receipt_step,
+            actor=actor,
+            inputs={rule.receipt_input: received_on},
+            expected_version=case.version,
+            at=at,
+        )
+    except acts.Refused as exc:
+        reasons = "; ".join(
+            f"{r['reason']} ({r['citation']})" if r.get("citation") else r["reason"] for r in exc.refusals
+        )
+        return None, f"The receipt is recorded on the document; the law counts nothing from it now: {reasons}"
+    return result.event, _started_words(j, rule, "received", received_on)
 
 
 def record_issuing_service(
@@ -226,7 +259,7 @@ def record_issuing_service(
             if step.legal_input is not None and item.id == step.legal_input.id and value:
                 sent_on = acts._parse_value(value)
                 sent_on = sent_on.date() if isinstance(sent_on, dt.datetime) else sent_on
-            if item.kind == "date" and value and set(item.records) & receipt_events:
+            if item.kind == "date" and value and set(item.all_records) & receipt_events:
                 received_on = acts._parse_value(value)
     if method in MAILED:
         outcome = Outcome.DELIVERED if received_on else Outcome.SENT
@@ -290,13 +323,14 @@ def record_service_attempt(
     if received_on is not None and method_kind(method) == "mail":
         raise acts.InvalidInput("received_on", "record the return receipt when it comes back")
     with transaction.atomic():
-        case = _lock(document, expected_version)
+        case = _lock(document)
         replay = acts._replayed(idempotency_key, actor=actor, act="record_service_attempt", case=case)
-        if replay is not None:
+        if replay is not None:  # the same form sent twice: the attempt it recorded
             attempt = ServiceAttempt.objects.get(pk=replay.data["attempt"])
             return Recorded(
                 attempt, rule_for(document, attempt.method, attempt.sent_on), attempt.step_event, ""
             )
+        _check_version(case, expected_version)
         stored = _store_proofs(proofs, document, actor, at)
         rule = service_rule(j, document.step, _state(case), method, sent_on) if document.step else None
         step_event = None
@@ -326,11 +360,15 @@ def record_service_attempt(
                         _started_words(j, rule, "received", received_on) if received_on else "",
                     ],
                 )
-            ) or nothing_started(rule)
+            ) or nothing_started(j, rule)
+        elif rule is not None and rule.named and rule.receipt_step and outcome == Outcome.DELIVERED:
+            # no further-service step (a decision delivered by hand): the delivery is the owner's receipt
+            received_on = received_on or sent_on
+            step_event, message = _take_receipt(case, rule, actor=actor, received_on=received_on, at=at)
         elif rule is not None and rule.named and outcome not in SERVED:
             message = "The document was not served by this attempt: no time starts. Serve it again."
         else:
-            message = nothing_started(rule)
+            message = nothing_started(j, rule)
         number = (document.service_attempts.aggregate(n=models_max("number"))["n"] or 0) + 1
         attempt = ServiceAttempt.objects.create(
             document=document,
@@ -396,9 +434,8 @@ def record_mail_return(
     today = timezone.localtime(at).date()
     document = attempt.document
     _check_writer(actor, document)
-    j = acts.jurisdiction_of(document)
-    if method_kind(attempt.method) != "mail" or attempt.outcome != Outcome.SENT:
-        raise acts.InvalidInput("outcome", "only a mail piece still waiting for its return can be recorded")
+    if method_kind(attempt.method) != "mail":
+        raise acts.InvalidInput("outcome", "only a mail piece comes back")
     if outcome not in RETURNS:
         raise acts.InvalidInput("outcome", "choose what came back")
     if outcome == Outcome.DELIVERED:
@@ -408,28 +445,25 @@ def record_mail_return(
     else:
         received_on = None
     with transaction.atomic():
-        case = _lock(document, expected_version)
+        case = _lock(document)
         replay = acts._replayed(idempotency_key, actor=actor, act="record_mail_return", case=case)
         if replay is not None:
             attempt.refresh_from_db()
             return Recorded(attempt, None, attempt.receipt_event, "")
+        _check_version(case, expected_version)
+        attempt = ServiceAttempt.objects.select_for_update().get(pk=attempt.pk)
+        if attempt.outcome != Outcome.SENT:
+            raise acts.InvalidInput("outcome", "what came back for this mail piece is already recorded")
         stored = _store_proofs(proofs, document, actor, at)
         rule = rule_for(document, attempt.method, attempt.sent_on)
         receipt_event = None
         message = "No receipt is recorded: the owner's time that counts from receipt has not started."
         if outcome == Outcome.DELIVERED:
-            message = nothing_started(rule)
+            message = nothing_started(acts.jurisdiction_of(document), rule)
             if rule is not None and rule.named and rule.starts_from("received") and rule.receipt_step:
-                result = acts.take_step(
-                    case,
-                    rule.receipt_step,
-                    actor=actor,
-                    inputs={rule.receipt_input: received_on},
-                    expected_version=case.version,
-                    at=at,
+                receipt_event, message = _take_receipt(
+                    case, rule, actor=actor, received_on=received_on, at=at
                 )
-                receipt_event = result.event
-                message = _started_words(j, rule, "received", received_on)
             elif rule is not None and rule.named:
                 message = f"The return receipt is recorded; no time counts from it ({rule.notice_citations})."
         ServiceAttempt.objects.filter(pk=attempt.pk).update(
@@ -476,12 +510,18 @@ def next_action(document: IssuedDocument, attempts: list[ServiceAttempt], day: d
     served = [
         a
         for a in attempts
-        if a.outcome in (Outcome.DELIVERED, Outcome.POSTED, Outcome.LEFT_WITH_RESIDENT)
-        and (a.number == 1 or a.step_event_id)
+        if (a.number == 1 or a.step_event_id)
+        and (
+            a.outcome in (Outcome.DELIVERED, Outcome.POSTED, Outcome.LEFT_WITH_RESIDENT)
+            or (a.outcome == Outcome.SENT and a.method not in MAIL_WITH_ARTICLE)
+        )
     ]
-    waiting = [a for a in attempts if a.outcome == Outcome.SENT and method_kind(a.method) == "mail"]
+    waiting = [a for a in attempts if a.outcome == Outcome.SENT and a.method in MAIL_WITH_ARTICLE]
+    returned = [
+        a for a in attempts if a.outcome in (Outcome.REFUSED, Outcome.UNCLAIMED, Outcome.UNDELIVERABLE)
+    ]
     probe = rule_for(document, "personal", day)
-    how = f"{probe.named_labels.lower()} ({probe.notice_citations})" if probe and probe.named_methods else ""
+    how = f"{named_words(j, probe)} ({probe.notice_citations})" if probe and probe.named_methods else ""
     if waiting:
         a = waiting[-1]
         return (
@@ -490,7 +530,14 @@ def next_action(document: IssuedDocument, attempts: list[ServiceAttempt], day: d
         )
     if served:
         last = served[-1]
-        return f"Served on {last.sent_on:%-d %B %Y} ({method_words(j, last.method).lower()})."
+        text = f"Served on {last.sent_on:%-d %B %Y} ({method_words(j, last.method).lower()})"
+        if last.received_on:
+            text += f"; received {last.received_on:%-d %B %Y}"
+        return text + "."
+    if returned:
+        last = returned[-1]
+        again = f" Serve it again by {how}." if how else " Serve it again."
+        return f"Attempt {last.number}: {Outcome(last.outcome).label.lower()}.{again}"
     if how:
         return f"Not served yet. Serve it by {how}."
     return "Not served yet."

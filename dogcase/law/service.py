@@ -48,7 +48,7 @@ class ServiceRule:
     receipt_step: str | None  # the step that records the owner's receipt (a return receipt's date)
     receipt_input: str | None
     starts: tuple[ClockStart, ...]  # what a service by the method starts
-    starting_methods: tuple[str, ...] = ()  # the methods (in words) whose service starts a time
+    starting_methods: tuple[str, ...] = ()  # the methods whose service starts a time
 
     @property
     def starts_anything(self) -> bool:
@@ -145,12 +145,30 @@ def service_rule(j, issuing_step: str, state: CaseState, method: str, day: dt.da
                         events += list(evs)
                 for event in dict.fromkeys(events):
                     starts.append(ClockStart(item.service_date, event, j.event_label(event), item.id))
-        starting = [
-            j.service_method_label(m) for i in step.inputs if i.service_date for m, _ in i.records_if_method
-        ]
+        starting = [m for i in step.inputs if i.service_date for m, _ in i.records_if_method]
         if any(i.records for i in step.inputs if i.service_date):
-            starting = [c["label"] for c in choices]
+            starting = [c["value"] for c in choices]
         starting_methods = tuple(dict.fromkeys(starting))
+    elif receipt is not None:
+        # no further-service step: the issuing step's own methods (a decision "by hand delivery or registered
+        # mail"), and what the receipt step records from the date received
+        step = j.step(issuing_step, day).for_designation(state.designation)
+        method_input = next((i for i in step.inputs if i.kind == "service_method"), None)
+        if method_input is not None:
+            noon = dt.datetime.combine(day, dt.time(12), tzinfo=j.tz)
+            try:
+                choices = j.input_choices(step.id, state, noon).get(method_input.id, [])
+            except InputError:
+                choices = []
+            named_methods = tuple(c for c in choices if not c.get("open"))
+            is_open = any(c.get("open") for c in choices)
+            if not additional:
+                served_as = _served_as(j, method, [c["value"] for c in choices])
+            if served_as is not None:
+                for item in receipt.inputs:
+                    if item.service_date == "received":
+                        for event in item.records:
+                            starts.append(ClockStart("received", event, j.event_label(event), item.id))
     named = served_as is not None
     receipt_input = None
     if receipt is not None:

@@ -190,7 +190,10 @@ def test_a_method_90_15_b2_does_not_name_is_recorded_and_starts_nothing(story, m
     assert done.attempt.number == 2 and done.attempt.method == method
     assert events(s) == before
     assert "does not name" in done.message
-    assert "§ 90.15 (B)(2)" in done.message and "personal, certified mail" in done.message
+    assert (
+        "§ 90.15 (B)(2)" in done.message
+        and "personal delivery to the owner or certified mail" in done.message
+    )
     assert not Event.objects.filter(case=s.case, act="record_further_service").exists()
     assert Event.objects.filter(case=s.case, act="record_service_attempt").count() == 1
 
@@ -324,7 +327,7 @@ def test_the_case_page_shows_the_service_panel_in_words(story, login_as):
     page = client_for(s.staff["clerk"]).get(reverse("staff:case", args=[s.case.number])).content.decode()
     assert "Service of the documents" in page
     assert "Waiting for the return receipt" in page
-    assert "personal, certified mail" in page
+    assert "personal delivery to the owner or certified mail" in page
     assert "certified_mail" not in page.split('id="service"')[1].split("</section>")[0]
 
 
@@ -401,3 +404,112 @@ def test_the_mailing_sheet_pages_on_by_position(story, login_as, monkeypatch):
         reverse("documents:mailing_sheet"), {"city": BATTLE_LAKE, "day": on(5), "after": after}
     )
     assert "ART-2" in second.content.decode() and "ART-0" not in second.content.decode()
+
+
+# ------------------------------------------------------------------------------- the decision's letter
+
+
+def decided(story, outcome: str):
+    s = story(BATTLE_LAKE, SERIOUS)
+    s.step("declare", "officer", 0, designation="dangerous", basis="Unprovoked bite, see incident report")
+    s.step(
+        "serve_notice",
+        "officer",
+        1,
+        served_on=on(1),
+        method="personal",
+        served_owner="Olive Owner",
+        received_on=on(1),
+    )
+    s.step("receive_hearing_request", "clerk", 5, received_on=on(5))
+    s.step(
+        "schedule_hearing",
+        "clerk",
+        6,
+        hearing_at=at(15, 14).isoformat(),
+        place="City Hall",
+        hearing_officer="Ruth Aamodt",
+    )
+    s.step("hold_hearing", "hearing", 15, held_on=on(15), owner_present=True)
+    event = s.step(
+        "decide_appeal", "hearing", 20, outcome=outcome, method="registered_mail", copy_to_authority=True
+    )
+    return s, issued(s, event, day=20)
+
+
+def test_the_green_card_of_a_decision_sent_by_registered_mail_starts_the_c2d_time(story):
+    s, document = decided(story, "upheld")
+    first = document.service_attempts.get()
+    assert (first.method, first.outcome) == ("registered_mail", Outcome.SENT)
+    done = mail_return(s, first, 24, outcome=Outcome.DELIVERED, received_on=dt.date.fromisoformat(on(23)))
+    assert done.step_event is not None and done.step_event.act == "record_decision_receipt"
+    assert events(s)["decision_received"] == dt.date.fromisoformat(on(23))
+
+
+def test_the_green_card_of_a_rescinding_decision_is_recorded_and_starts_nothing_c2d(story):
+    s, document = decided(story, "rescinded")
+    first = document.service_attempts.get()
+    done = mail_return(s, first, 24, outcome=Outcome.DELIVERED, received_on=dt.date.fromisoformat(on(23)))
+    assert done.step_event is None
+    assert "counts nothing from it now" in done.message
+    first.refresh_from_db()
+    assert first.outcome == Outcome.DELIVERED and first.received_on == dt.date.fromisoformat(on(23))
+    assert "decision_received" not in events(s)
+
+
+def test_the_case_page_offers_a_further_service_on_the_document_not_as_a_bare_step(story):
+    s, document = served(story)
+    page = client_for(s.staff["officer"]).get(reverse("staff:case", args=[s.case.number])).content.decode()
+    assert reverse("documents:service_attempt", args=[document.pk]) in page
+    assert reverse("staff:act", args=[s.case.number, "record_further_service"]) not in page
+    assert reverse("staff:act", args=[s.case.number, "record_notice_receipt"]) not in page
+
+
+def test_the_same_form_sent_twice_records_one_attempt(story):
+    s, document = served(story)
+    version = Case.objects.get(pk=s.case.pk).version
+    kwargs = {
+        "actor": s.staff["officer"],
+        "method": "personal",
+        "sent_on": dt.date.fromisoformat(on(3)),
+        "outcome": "delivered",
+        "expected_version": version,
+        "idempotency_key": "6f1c2a9e-8d7b-4c1e-9f00-123456789abc",
+        "at": at(3, 11),
+    }
+    first = serving.record_service_attempt(IssuedDocument.objects.get(pk=document.pk), **kwargs)
+    again = serving.record_service_attempt(IssuedDocument.objects.get(pk=document.pk), **kwargs)
+    assert again.attempt.pk == first.attempt.pk
+    assert document.service_attempts.count() == 2
+    assert Event.objects.filter(case=s.case, act="record_further_service").count() == 1
+
+
+def test_the_next_action_after_unclaimed_mail_is_to_serve_again_by_a_method_the_law_names(story):
+    s, document = served(story)
+    first = document.service_attempts.get(number=1)
+    today = dt.date.fromisoformat(on(12))
+    assert serving.next_action(document, [first], today).startswith("Waiting for the return receipt")
+    mail_return(s, first, 12, outcome=Outcome.UNCLAIMED)
+    first.refresh_from_db()
+    assert serving.next_action(document, [first], today) == (
+        "Attempt 1: returned unclaimed. Serve it again by personal delivery to the owner or certified mail (§ 90.15 (B)(2))."
+    )
+
+
+def test_tracy_ordinary_mail_says_the_time_runs_only_from_certified_mail_rrr_subd_4a(story):
+    s = story(TRACY, BITE)
+    s.step("classify", "police", 0, designation="vicious", reasonable_cause="Unprovoked bite, Subd 1.B.2")
+    document = issued(s, s.step("notify_classification", "police", 1, sent_on=on(1), certified_mail=False))
+    done = attempt(
+        s,
+        document,
+        2,
+        actor=s.staff["police"],
+        method="mail",
+        sent_on=dt.date.fromisoformat(on(2)),
+        outcome="sent",
+    )
+    assert done.message == (
+        "The law requires written notice and names no method (Tracy City Code § 8.31, Subd 3): this service is "
+        "recorded, but the owner's time runs only from a notice sent by certified mail, return receipt requested."
+    )

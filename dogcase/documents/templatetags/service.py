@@ -28,4 +28,5 @@ def service_section(context, case):
     return {
         "panels": [panel(d, today) for d in documents],
         "may_act": may_record(user) and not is_read_only(user),
+        "city": case.jurisdiction,
     }
