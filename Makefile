@@ -17,7 +17,7 @@ help:
 	@echo "make serve      production: gunicorn (DEBUG=False) + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
 	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
 	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
-	@echo "make bench      run the benchmarks (bench/run.py)"
+	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
 	@echo "make bench-pages  the staff pages at 10,000 and 100,000 dogs (bench/pages.py)"
 	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
@@ -87,6 +87,7 @@ test-postgres: venv browsers
 
 bench: venv
 	$(PY) bench/run.py
+	$(PY) bench/documents.py --batch 500
 
 N_CASES ?= 2000
 bench-sweep: venv

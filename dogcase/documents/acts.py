@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogcase.cases import acts as case_acts
-from dogcase.cases.access import require_city, staff_roles
+from dogcase.cases.access import law_actor, require_city, staff_roles
 from dogcase.cases.audit import append_event
 from dogcase.cases.files import write_blob
 from dogcase.cases.models import Case, Event
@@ -79,14 +79,23 @@ def _next_number(case: Case) -> str:
     return f"{case.number}-D{count + 1}"
 
 
-def document_inputs(step, drafts: list[fill.Draft]) -> dict[str, Any]:
-    """The step's `document` inputs, given the elements the documents contain (DOCSPEC.md, the engine bridge)."""
-    elements: list[str] = []
+def document_inputs(j, step, state, at: dt.datetime, drafts: list[fill.Draft]) -> dict[str, Any]:
+    """The step's `document` inputs (its `contents`), given the elements the documents contain: of the elements
+    the documents state, those the step's notices list (DOCSPEC.md, the engine bridge). Elements of a
+    document's own (a form's, a certificate's) are not notice elements and are not passed."""
+    contained: list[str] = []
     for d in drafts:
         for value in d.elements:
-            if value not in elements:
-                elements.append(value)
-    return {inp.id: elements for inp in step.inputs if inp.kind == "document"}
+            if value not in contained:
+                contained.append(value)
+    choices = j.input_choices(step.id, state, at)
+    out = {}
+    for inp in step.inputs:
+        if inp.kind != "document":
+            continue
+        offered = {c["value"] for c in choices.get(inp.id, ())}
+        out[inp.id] = [e for e in contained if e in offered]
+    return out
 
 
 def drafts_for_step(case: Case, step_id: str, *, inputs: Mapping[str, Any], at: dt.datetime, actor):
@@ -150,12 +159,28 @@ def take_step(
         locked = Case.objects.select_related("dog", "dog__premises", "incident").get(pk=case.pk)
         if locked.version != expected_version:
             raise case_acts.StaleCase(locked, expected_version)
+        if _refused_anyway(locked, step_id, actor, at):
+            # not allowed whatever the documents say (the role, the order of the steps, the time): the act
+            # refuses with its own reasons and citations
+            case_acts.take_step(
+                locked,
+                step_id,
+                actor=actor,
+                inputs=inputs,
+                expected_version=expected_version,
+                uploads=uploads,
+                at=at,
+            )
         step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
         missing = [m for d in drafts for m in d.missing]
         if missing:
             raise MissingElements(missing)
-        given = {k: v for k, v in inputs.items() if not _is_document_input(step, k)}
-        given.update(document_inputs(step, drafts))
+        given = dict(inputs)
+        if drafts:
+            # the documents' contents are what the engine checks, never what the caller says they are
+            given = {k: v for k, v in inputs.items() if not _is_document_input(step, k)}
+            j = case_acts.jurisdiction_of(locked)
+            given.update(document_inputs(j, step, case_acts.case_state(locked), at, drafts))
         result = case_acts.take_step(
             locked,
             step_id,
@@ -173,6 +198,17 @@ def take_step(
         for document in issued:  # attempt 1 of its service: the service the step recorded
             serving.record_issuing_service(document, actor=actor, at=at)
     return IssueResult(result, issued)
+
+
+def _refused_anyway(case: Case, step_id: str, actor, at: dt.datetime) -> bool:
+    if staff_roles(actor) <= {"auditor"}:
+        return True
+    j = case_acts.jurisdiction_of(case)
+    try:
+        verdict = j.check_step(step_id, case_acts.case_state(case), law_actor(actor, case.jurisdiction), at)
+    except InputError:
+        return True
+    return not verdict.allowed
 
 
 def _issue(

@@ -513,3 +513,23 @@ def test_tracy_ordinary_mail_says_the_time_runs_only_from_certified_mail_rrr_sub
         "The law requires written notice and names no method (Tracy City Code § 8.31, Subd 3): this service is "
         "recorded, but the owner's time runs only from a notice sent by certified mail, return receipt requested."
     )
+
+
+def test_issuing_the_notice_records_its_first_service_as_attempt_1(make_case):
+    c = make_case()
+    c.declare()
+    result = c.serve(day=2, method="certified_mail")
+    (notice, *_rest) = result.documents
+    first = notice.service_attempts.get()
+    assert (first.number, first.method, first.outcome) == (1, "certified_mail", Outcome.SENT)
+    assert first.step_event_id == result.event.pk
+    # the return receipt comes back signed: the owner's receipt ((H)) is recorded by the receipt step
+    done = serving.record_mail_return(
+        first,
+        actor=c.staff["officer"],
+        outcome=Outcome.DELIVERED,
+        received_on=dt.date.fromisoformat(on(4)),
+        expected_version=Case.objects.get(pk=c.case.pk).version,
+        at=at(5, 11),
+    )
+    assert done.step_event.act == "record_notice_receipt"

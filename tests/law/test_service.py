@@ -23,7 +23,7 @@ def _take(j, state: CaseState, step_id: str, day: dt.date, by: str, **inputs) ->
     at = _at(j, day)
     step = j.case_step(step_id, state, at)
     for item in step.inputs:
-        if item.kind == "notice_elements":
+        if item.kind in ("notice_elements", "document"):
             inputs.setdefault(item.id, "all")
     cleaned = j.validate_inputs(step_id, state, inputs, at)
     verdict = j.check_step(step_id, state, Actor(by, j.pack_roles_for([by])), at, cleaned)

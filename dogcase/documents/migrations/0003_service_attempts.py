@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("cases", "0008_pages_indexes_search"),
-        ("documents", "0001_issued_documents"),
+        ("documents", "0002_city_offices"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
