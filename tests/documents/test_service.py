@@ -533,3 +533,17 @@ def test_issuing_the_notice_records_its_first_service_as_attempt_1(make_case):
         at=at(5, 11),
     )
     assert done.step_event.act == "record_notice_receipt"
+
+
+def test_a_corrected_notice_is_to_be_served_again(make_case, staff):
+    from dogcase.documents import acts as document_acts
+
+    c = make_case()
+    c.declare()
+    (notice, *_rest) = c.serve(day=2, method="certified_mail").documents
+    corrected = document_acts.correct_document(notice, actor=staff["officer"], reason="Wrong street number")
+    assert corrected.service_attempts.count() == 0
+    page = client_for(staff["clerk"]).get(reverse("staff:case", args=[c.case.number])).content.decode()
+    assert f'id="service-{corrected.pk}"' in page and f'id="service-{notice.pk}"' in page
+    section = page.split(f'id="service-{corrected.pk}"')[1]
+    assert "Not served yet. Serve it by personal delivery to the owner or certified mail" in section
