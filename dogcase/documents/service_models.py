@@ -15,7 +15,7 @@ from django.db import models
 
 class ServiceAttempt(models.Model):
     class Outcome(models.TextChoices):
-        SENT = "sent", "Mailed or sent — waiting for the return receipt"
+        SENT = "sent", "Mailed or sent"
         DELIVERED = "delivered", "Delivered to the owner"
         REFUSED = "refused", "Refused"
         UNCLAIMED = "unclaimed", "Returned unclaimed"

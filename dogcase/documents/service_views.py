@@ -81,6 +81,7 @@ def panel(document: IssuedDocument, today: dt.date) -> dict[str, Any]:
                 "started": started,
                 "awaiting_return": a.outcome == ServiceAttempt.Outcome.SENT
                 and serving.method_kind(a.method) == "mail",
+                "needs_article": a.method in serving.MAIL_WITH_ARTICLE and not a.article_number,
             }
         )
     probe = serving.rule_for(document, "personal", today)
@@ -90,6 +91,7 @@ def panel(document: IssuedDocument, today: dt.date) -> dict[str, Any]:
         "next_action": serving.next_action(document, attempts, today),
         "named": serving.named_words(j, probe) if probe and probe.named_methods else "",
         "citation": probe.notice_citations if probe else "",
+        "case_version": document.case.version,
     }
 
 
@@ -159,8 +161,12 @@ def record_attempt(request, pk: int):
             {"method": m, "choices": [(o.value, o.label) for o in serving.outcomes_for(m)]}
             for m, _ in serving.methods_for(j)
         ],
-        "all_outcomes": [(o.value, o.label) for o in ServiceAttempt.Outcome if o not in serving.RETURNS[1:]],
+        "all_outcomes": [
+            (o.value, o.label)
+            for o in dict.fromkeys(o for m, _ in serving.methods_for(j) for o in serving.outcomes_for(m))
+        ],
         "panel": panel(document, today),
+        "case_version": case.version,
         "values": values,
         "errors": errors,
         "refusals": refusals,
@@ -236,6 +242,33 @@ def record_return(request, pk: int, number: int):
         "token": token,
     }
     return render(request, "documents/mail_return_form.html", context, status=status)
+
+
+@staff_required
+def record_article(request, pk: int, number: int):
+    """POST only: the article number of a mail piece recorded without one."""
+    user = request.user
+    document = _document(user, pk)
+    _writer(user)
+    if request.method != "POST":
+        return redirect(reverse("staff:case", args=[document.case.number]) + f"#service-{document.pk}")
+    try:
+        attempt = document.service_attempts.get(number=number)
+        version = int(request.POST.get("version", ""))
+    except (ServiceAttempt.DoesNotExist, ValueError):
+        raise Http404("No such attempt.") from None
+    try:
+        serving.record_article_number(
+            attempt,
+            actor=user,
+            article_number=request.POST.get("article_number", ""),
+            expected_version=version,
+        )
+    except (case_acts.InvalidInput, case_acts.StaleCase) as exc:
+        messages.error(request, sentence(f"Article number: {getattr(exc, 'rule', exc)}"))
+    else:
+        messages.success(request, f"Article number recorded for attempt {attempt.number}.")
+    return redirect(reverse("staff:case", args=[document.case.number]) + f"#service-{document.pk}")
 
 
 @staff_required

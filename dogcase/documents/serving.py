@@ -498,6 +498,48 @@ def record_mail_return(
     return Recorded(attempt, rule, receipt_event, message)
 
 
+def record_article_number(
+    attempt: ServiceAttempt,
+    *,
+    actor,
+    article_number: str,
+    expected_version: int,
+    at: dt.datetime | None = None,
+) -> ServiceAttempt:
+    """The article number of a certified or registered mail piece recorded without one (the service the issuing
+    step recorded has none): it puts the piece on the day's mailing sheet. Audited; written once."""
+    at = at or acts.now()
+    document = attempt.document
+    _check_writer(actor, document)
+    article_number = (article_number or "").strip()
+    if attempt.method not in MAIL_WITH_ARTICLE:
+        raise acts.InvalidInput("article_number", "only certified or registered mail has an article number")
+    if not article_number:
+        raise acts.InvalidInput("article_number", "give the article number printed on the mail receipt")
+    if len(article_number) > 40 or not all(c.isalnum() or c == " " for c in article_number):
+        raise acts.InvalidInput("article_number", "at most 40 letters, digits and spaces")
+    with transaction.atomic():
+        case = _lock(document)
+        _check_version(case, expected_version)
+        attempt = ServiceAttempt.objects.select_for_update().get(pk=attempt.pk)
+        if attempt.article_number:
+            raise acts.InvalidInput("article_number", "this piece already has its article number")
+        ServiceAttempt.objects.filter(pk=attempt.pk).update(article_number=article_number)
+        acts._record_event(
+            actor=actor,
+            jurisdiction=document.jurisdiction,
+            act="record_article_number",
+            summary=f"Service of {document.title} ({document.number}), attempt {attempt.number}: article number "
+            f"{article_number}",
+            data={"document": document.pk, "attempt": attempt.pk, "article_number": article_number},
+            at=at,
+            case=case,
+        )
+        _bump(case, at)
+    attempt.refresh_from_db()
+    return attempt
+
+
 def models_max(field: str):
     from django.db.models import Max
 

@@ -13,5 +13,10 @@ urlpatterns = [
     path(
         "documents/<int:pk>/service/<int:number>/return", service_views.record_return, name="service_return"
     ),
+    path(
+        "documents/<int:pk>/service/<int:number>/article",
+        service_views.record_article,
+        name="service_article",
+    ),
     path("staff/mailing-sheet", service_views.mailing_sheet, name="mailing_sheet"),
 ]

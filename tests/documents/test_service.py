@@ -547,3 +547,20 @@ def test_a_corrected_notice_is_to_be_served_again(make_case, staff):
     assert f'id="service-{corrected.pk}"' in page and f'id="service-{notice.pk}"' in page
     section = page.split(f'id="service-{corrected.pk}"')[1]
     assert "Not served yet. Serve it by personal delivery to the owner or certified mail" in section
+
+
+def test_the_article_number_of_the_first_mailing_puts_it_on_the_mailing_sheet(story):
+    s, document = served(story)
+    first = document.service_attempts.get(number=1)
+    client = client_for(s.staff["clerk"])
+    sheet = reverse("documents:mailing_sheet")
+    assert "9407 1111" not in client.get(sheet, {"city": BATTLE_LAKE, "day": on(1)}).content.decode()
+    response = client.post(
+        reverse("documents:service_article", args=[document.pk, 1]),
+        {"version": Case.objects.get(pk=s.case.pk).version, "article_number": "9407 1111 2222 3333"},
+    )
+    assert response.status_code == 302
+    first.refresh_from_db()
+    assert first.article_number == "9407 1111 2222 3333"
+    assert Event.objects.filter(case=s.case, act="record_article_number").count() == 1
+    assert "9407 1111 2222 3333" in client.get(sheet, {"city": BATTLE_LAKE, "day": on(1)}).content.decode()
