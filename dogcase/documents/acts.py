@@ -26,7 +26,7 @@ from dogcase.cases.access import law_actor, require_city, staff_roles
 from dogcase.cases.audit import append_event
 from dogcase.cases.files import write_blob
 from dogcase.cases.models import Case, Event
-from dogcase.documents import fill, render
+from dogcase.documents import fill, render, serving
 from dogcase.documents.models import IssuedDocument
 from dogcase.law import InputError
 
@@ -195,6 +195,8 @@ def take_step(
             _issue(result.case, d, actor=actor, at=at, step_id=step_id, step_event=result.event)
             for d in drafts
         ]
+        for document in issued:  # attempt 1 of its service: the service the step recorded
+            serving.record_issuing_service(document, actor=actor, at=at)
     return IssueResult(result, issued)
 
 

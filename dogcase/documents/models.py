@@ -121,3 +121,7 @@ class CityOffice(models.Model):
             raise ValidationError(
                 {"office": f"Not an office of this city's law pack; known: {', '.join(sorted(known))}"}
             )
+
+
+# service of an issued document (dogcase.documents.serving)
+from dogcase.documents.service_models import ServiceAttempt  # noqa: E402, F401

@@ -432,6 +432,9 @@ STEP_INPUT = Record(
         # events recorded only when the step's service_method input is one of these methods:
         # {certified_mail_return_receipt: [notice_sent]}
         "records_if_method": MapOf(ListOf(EVENT, min_items=1, unique=True)),
+        # on a step with `service_of:`: which date of a service attempt the input takes (docs/procedure.md,
+        # "Service of a notice"): sent (handed over, posted or mailed) | received (by the owner)
+        "service_date": OneOf("sent", "received"),
     },
 )
 STEP = Record(
@@ -445,6 +448,8 @@ STEP = Record(
         "undeclared": BOOL,
         "concerns": OneOf("case", "person"),
         "documents": ListOf(ID, unique=True),
+        # the step records a further service (or the receipt) of the notice that step issued
+        "service_of": ID,
         "roles": ListOf(ID, min_items=1, unique=True),
         "reading": STR,
         "administrative": BOOL,

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 from . import clock
 from .errors import InputError, PackError
 from .model import InForce, ProvisionVersion, Withdrawal
-from .packschema import RECIPIENT_RULES, RETIRED_EVENTS, SERVICE_METHOD, TEXT_LIMIT, TEXT_LIMIT_MAX
+from .packschema import (
+    RECIPIENT_RULES,
+    RETIRED_EVENTS,
+    SERVICE_METHOD,
+    SERVICE_METHODS,
+    TEXT_LIMIT,
+    TEXT_LIMIT_MAX,
+)
 from .schema import Where
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,6 +139,8 @@ class Input:
     records_if_outcome: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # (service method, events): events this date also records when the step's service_method input is that one
     records_if_method: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # on a step with `service_of`: the date of a service attempt it takes ("sent" | "received")
+    service_date: str | None = None
 
     @property
     def all_records(self) -> tuple[str, ...]:
@@ -181,6 +190,8 @@ class Input:
             out["choices"] = list(self.choices)
         if self.help:
             out["help"] = self.help
+        if self.service_date:
+            out["service_date"] = self.service_date
         return out
 
 
@@ -223,6 +234,7 @@ class StepDef:
     file: str
     line: int
     key_lines: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    service_of: str | None = None  # the step records a further service (or receipt) of that step's notice
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
@@ -315,6 +327,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     records_if_method=tuple(
                         (m, tuple(evs)) for m, evs in raw_input.get("records_if_method", {}).items()
                     ),
+                    service_date=raw_input.get("service_date"),
                 )
             )
         for i_index, inp in enumerate(inputs):
@@ -340,6 +353,20 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                         f"input {inp.id!r}: records_if_method names {method!r}, not a service method "
                         f"({', '.join(SERVICE_METHOD.allowed())})"
                     )
+        for i_index, inp in enumerate(inputs):
+            if inp.service_date and (inp.kind != "date" or "service_of" not in item):
+                iwhere = here.at("inputs", item.line_of("inputs")).at(
+                    i_index, item["inputs"].line_of(i_index)
+                )
+                raise iwhere.fail(
+                    f"input {inp.id!r}: service_date is for a date input of a step with service_of: (the step "
+                    "that records a further service or the receipt of a notice)"
+                )
+        if "service_of" in item and not any(i.service_date for i in inputs):
+            raise here.at("service_of", item.line_of("service_of")).fail(
+                f"step {sid!r} records a service of {item['service_of']!r}: one of its date inputs needs "
+                "service_date: sent or received"
+            )
         if sum(1 for i in inputs if i.kind == "outcome") > 1:
             raise here.fail(f"step {sid!r} has more than one outcome input")
         step_outcomes = next((i.choices for i in inputs if i.kind == "outcome"), ())
@@ -431,6 +458,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 undeclared=item.get("undeclared", False),
                 concerns=item.get("concerns", "case"),
                 documents=tuple(item.get("documents", ())),
+                service_of=item.get("service_of"),
                 roles=tuple(item.get("roles", ())),
                 reading=" ".join(item["reading"].split()) if "reading" in item else None,
                 administrative=item.get("administrative", False),
@@ -619,6 +647,8 @@ class Step:
     concerns: str = "case"
     # who each notice the step serves is addressed to: {notice, for, rule, words, provision}
     recipients: tuple[dict[str, Any], ...] = ()
+    # the step records a further service (or the receipt) of the notice that step issued
+    service_of: str | None = None
 
     @property
     def legal_input(self) -> Input | None:
@@ -1392,6 +1422,7 @@ class ProcedureEngine:
             undeclared=undeclared,
             concerns=main.concerns,
             recipients=self._recipients(documents, day),
+            service_of=main.service_of,
         )
 
     def _served_notices(self, documents: Iterable[str]) -> tuple[str, ...]:
@@ -1517,6 +1548,11 @@ class ProcedureEngine:
         city notice, the state's methods. `additional_steps` (telephoning, if possible) are never a method:
         they come on top of one, and the step records them with an input of their own."""
         docs = self._documents_for(step, designation, day)
+        if not step.documents and step.service_of:
+            # a further service of a notice: the methods of the notice the issuing step serves
+            issuing = self.steps_on(day).get(step.service_of)
+            if issuing is not None:
+                docs = self._documents_for(issuing, designation, day)
         city = [v for v in docs if v.layer == "city"]
         state = [v for v in docs if v.layer != "city"]
         state_methods = {m for v in state for m in v.effect.get("service_methods", ())}
@@ -1550,6 +1586,27 @@ class ProcedureEngine:
                         methods.append(
                             {"value": m, "label": self.j.service_method_label(m), "provision": v.cite()}
                         )
+        if not methods and docs and not any(v.effect.get("service_methods") for v in docs):
+            # the notice names no method ("notify the dog's owner in writing", Tracy Subd 3 and 7): any way of
+            # delivering a writing serves it, each with the notice's citation and `open`; a clock the text ties
+            # to one method starts only through the step's records_if_method (docs/procedure.md, "Service of a
+            # notice"). Additional steps (telephoning) stay out: they are never a method.
+            extra = {
+                m
+                for v in self.j.versions_on(day)
+                if v.effect_kind == "notice"
+                for m in v.effect.get("additional_steps", ())
+            }
+            for m in (*SERVICE_METHODS, *self.j.service_methods):
+                if m not in extra and m not in [x["value"] for x in methods]:
+                    methods.append(
+                        {
+                            "value": m,
+                            "label": self.j.service_method_label(m),
+                            "provision": docs[0].cite(),
+                            "open": True,
+                        }
+                    )
         return methods
 
     def _documents_for(self, step: Step, designation: str | None, day: dt.date) -> list[ProvisionVersion]:

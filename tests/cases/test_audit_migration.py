@@ -43,7 +43,8 @@ def _old_hash(prev: str, e) -> str:
 @pytest.fixture
 def migrated_from_the_global_chain(transactional_db):
     executor = MigrationExecutor(connection)
-    # every app's latest: going back to BEFORE also unapplies the apps that depend on cases (documents)
+    # every app's latest migration: going back undoes the apps that depend on cases (documents), and they
+    # must come back too
     latest = executor.loader.graph.leaf_nodes()
     executor.migrate(BEFORE)
     executor.loader.build_graph()

@@ -29,6 +29,7 @@ BATTLE_LAKE = {
     "declare": {OFFICER, POLICE},
     "serve_notice": {OFFICER, POLICE, CLERK},
     "record_notice_receipt": {OFFICER, POLICE, CLERK},
+    "record_further_service": {OFFICER, POLICE, CLERK},  # as serve_notice: whoever serves the notice
     "receive_hearing_request": {CLERK},
     "schedule_hearing": {CLERK},
     # (I)(3): "The City Clerk/Treasurer or a designated hearing officer shall convene a hearing" — either may
@@ -71,6 +72,7 @@ TRACY = {
     "classify": {POLICE, CLERK},
     "notify_classification": {POLICE, CLERK},
     "post_notice_owner_not_located": {POLICE, CLERK},
+    "record_further_classification_notice": {POLICE, CLERK},  # as notify_classification (Subd 3)
     "receive_classification_appeal": {CLERK},
     "hold_classification_hearing": {COUNCIL},
     "decide_classification_appeal": {COUNCIL},
@@ -78,6 +80,7 @@ TRACY = {
     "order_impoundment": {COUNCIL},
     "impound": {POLICE},
     "notify_impoundment": {POLICE, CLERK},
+    "record_further_impoundment_notice": {POLICE, CLERK},  # as notify_impoundment (Subd 7)
     "receive_impoundment_appeal": {CLERK},
     "hold_impoundment_hearing": {COUNCIL},
     "decide_impoundment": {COUNCIL},

@@ -276,6 +276,12 @@ def _classification(events: list[Event]) -> dict | None:
     return None
 
 
+def _issuing_steps_with_documents(case: Case) -> set[str]:
+    from dogcase.documents.models import IssuedDocument
+
+    return set(IssuedDocument.objects.filter(case=case).values_list("step", flat=True).distinct())
+
+
 @staff_required
 def case_detail(request, number: str):
     user = request.user
@@ -291,7 +297,12 @@ def case_detail(request, number: str):
         if case.status != Case.Status.OPEN:
             # a closed case: only the steps that concern the owner (the 347.542 ban that follows a conviction)
             verdicts = [v for v in verdicts if v.step.concerns == "person"]
-        steps = [step_row(v, case) for v in verdicts]
+        # a further service or receipt of a notice dogcase issued is recorded on the document (its service
+        # panel), which takes the step: one record of each attempt
+        served = _issuing_steps_with_documents(case)
+        steps = [
+            step_row(v, case) for v in verdicts if not (v.step.service_of and v.step.service_of in served)
+        ]
     open_obligations, closed_obligations = obligation_rows(case, today=today, now=now, j=j)
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
     entered = StepInputs(j, state) if j is not None else None
