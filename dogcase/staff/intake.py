@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from dogcase.cases.models import Dog, Incident, Premises
+from dogcase.cases.models import Dog, Incident, Person, Premises
 from dogcase.cases.record_facts import PERSON, bites_on_a_person, record_facts
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.staff.present import humanize
@@ -110,6 +110,7 @@ class DogRow(_Row):
     index: int
     existing: str = ""
     owner_existing: str = ""
+    owner_language: str = Person.Language.ENGLISH
     sex: str = Dog.Sex.UNKNOWN
     birth_year: str = ""
     tenure: str = Premises.Tenure.UNKNOWN
@@ -199,6 +200,7 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
             index=i,
             existing=_text(post, p + "existing", 20),
             owner_existing=_text(post, p + "owner_existing", 20),
+            owner_language=_text(post, p + "owner_language", 8) or Person.Language.ENGLISH,
             sex=_text(post, p + "sex", 10) or Dog.Sex.UNKNOWN,
             birth_year=_text(post, p + "birth_year", 4),
             tenure=_text(post, p + "tenure", 10) or Premises.Tenure.UNKNOWN,
@@ -292,6 +294,8 @@ def check(data: IntakeData, *, cities: tuple[str, ...], vocabulary, require_comp
             e[p + "birth_year"] = "Write the year the dog was born as four digits, e.g. 2019."
         if not row.owner_existing and not row.get("owner_name"):
             e[p + "owner_name"] = "Give the owner's name, or choose an owner already on record."
+        if row.owner_language not in Person.Language.values:
+            e[p + "owner_language"] = "Choose a language offered for the owner's letters."
         if row.tenure not in Premises.Tenure.values:
             e[p + "tenure"] = "Choose owned, rented or not known."
         if row.get("premises_street") and not row.get("premises_city"):
