@@ -8,18 +8,20 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
+.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
+	@echo "make system-packages  install the Debian packages the documents need (Pango, DejaVu fonts, pdftotext)"
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
 	@echo "make serve      production: gunicorn (DEBUG=False) + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
 	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
 	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
-	@echo "make bench      run the benchmarks (bench/run.py)"
+	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
 	@echo "make bench-pages  the staff pages at 10,000 and 100,000 dogs (bench/pages.py)"
 	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
+	@echo "make bench-documents  notice PDFs: median ms warm, and a batch of 500 (bench/documents.py; N_DOCS=...)"
 	@echo "make bench-scale  the statewide benchmarks on their own PostgreSQL (bench/scale.py; SCALE_DOGS=...)"
 	@echo "make bench-scale-stop  stop that PostgreSQL and remove its cached data sets"
 	@echo "make lint       ruff check + ruff format --check"
@@ -41,7 +43,11 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	@touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) system-packages
+
+# Debian packages beside Python's (WeasyPrint's Pango and the DejaVu fonts; pdftotext for the tests).
+system-packages:
+	@scripts/system-packages.sh
 
 run: venv
 	$(VENV)/bin/dogcase law check
@@ -82,6 +88,7 @@ test-postgres: venv browsers
 
 bench: venv
 	$(PY) bench/run.py
+	$(PY) bench/documents.py --batch 500
 
 N_CASES ?= 2000
 bench-sweep: venv
@@ -90,6 +97,9 @@ bench-pages: venv
 	$(PY) bench/pages.py
 bench-api: venv
 	$(PY) bench/api_classify.py
+N_DOCS ?= 500
+bench-documents: venv
+	$(PY) bench/documents.py --batch $(N_DOCS)
 # The full statewide size by default; e.g. `make bench-scale SCALE_DOGS=100000 SCALE_INCIDENTS=10000
 # SCALE_CASES=2000` for a quicker run. The cluster and its seeded data sets are kept for the next run.
 SCALE_DOGS ?= 1000000

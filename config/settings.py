@@ -13,6 +13,8 @@ Environment variables (all optional in development):
     DOGCASE_VAR_DIR       where local state lives (default var/ in the checkout).
     DOGCASE_MEDIA_DIR     where evidence and proof files are stored (default var/media).
     DOGCASE_MAX_UPLOAD_BYTES  largest evidence/proof file accepted (default 10 MiB).
+    DOGCASE_SITE_URL      the address readers use to reach dogcase, printed in every issued document's footer
+                          with its verification code (e.g. https://dogcase.example.org; default: the path only).
     DOGCASE_AUDIT_KEY     the audit chain's key (HMAC-SHA256), at least 32 characters, kept outside the database;
                           required when DEBUG is False (or DOGCASE_AUDIT_KEY_FILE: a file holding it).
 
@@ -195,6 +197,8 @@ MEDIA_ROOT = Path(os.getenv("DOGCASE_MEDIA_DIR", VAR_DIR / "media"))
 MEDIA_URL = "/files/"
 DOGCASE_MAX_UPLOAD_BYTES = envint("DOGCASE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024))
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# Printed in the footer of every issued document before /verify/<code> (dogcase.documents.render).
+DOGCASE_SITE_URL = os.getenv("DOGCASE_SITE_URL", "").rstrip("/")
 
 # The audit chain is keyed (dogcase.cases.audit): someone who can write the database but does not hold this
 # key cannot recompute the hash of an event they changed. Changing the key makes every event written with the

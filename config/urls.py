@@ -12,5 +12,6 @@ urlpatterns = [
     path("accounts/", include("dogcase.accounts.urls")),
     path("law/", include("dogcase.law_pages.urls")),
     path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
+    path("", include("dogcase.documents.urls")),
     path("", include("dogcase.staff.urls")),
 ]

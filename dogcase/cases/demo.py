@@ -685,7 +685,7 @@ def with_complete_notices(
     j = library().get(case.jurisdiction)
     state = acts.case_state(case)
     step = j.case_step(step_id, state, at)  # the form this case runs (a dog not declared: the state's 347.56)
-    lists = [i.id for i in step.inputs if i.kind == "notice_elements" and i.id not in inputs]
+    lists = [i.id for i in step.inputs if i.kind == "document" and i.id not in inputs]
     if not lists:
         return inputs
     choices = j.input_choices(step_id, state, at)

@@ -11,11 +11,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from . import clock
+from .documents import SOURCES, DocumentEngine, DocumentType, Section, missing_message, source_family
 from .errors import InputError, LawNotInForce, PackError
 from .facts import FactVocabulary
 from .model import Defect, Designation, Pack, ProvisionVersion, Role, ServiceMethod, Setting
 from .packschema import EVENTS, SERVICE_METHOD_FORMS, STAFF_ROLES
-from .procedure import Actor, CaseState, Obligation, ProcedureEngine, Step, Verdict
+from .procedure import CONTENTS_INPUT, Actor, CaseState, Obligation, ProcedureEngine, Step, Verdict
 from .rules import DesignationResult, Rule, compile_classifier, evaluate
 from .schema import Where
 
@@ -84,6 +85,7 @@ class Jurisdiction:
         self._setting_values = {k: st.value for k, st in self.settings.items()}
         self._deadline_plans = self._plan_deadlines()
         self._procedure = ProcedureEngine(self)
+        self._documents = DocumentEngine(self._procedure)
 
     # ------------------------------------------------------------------------------------------ structure
 
@@ -297,6 +299,85 @@ class Jurisdiction:
     def obligations(self, state: CaseState, at: dt.datetime) -> list[Obligation]:
         """What is owed in the case at `at`: every deadline its events started, with status and consequences."""
         return self._procedure.obligations(state, at)
+
+    # ----------------------------------------------------------------------------------------- documents
+
+    @property
+    def document_sources(self) -> dict[str, tuple[str, str]]:
+        """The `{…}` names a document may use: name -> (what it is, where staff supply it); and the families
+        `deadline.<id>`, `office.<id>.<field>`, `input.<id>` (documents.describe_source)."""
+        return dict(SOURCES)
+
+    @property
+    def offices(self) -> dict[str, dict[str, Any]]:
+        """`jurisdiction.offices` of the layers (the city's over the state's): id -> {id, name, address,
+        telephone}; an address or telephone not known is None."""
+        return self._documents.offices
+
+    @property
+    def letterhead(self) -> dict[str, Any] | None:
+        return self._documents.letterhead
+
+    def document_types(self, step_id: str, designation: str | None, day: dt.date) -> list[DocumentType]:
+        """The documents the step issues for a case with this designation, as in force on `day` (after
+        layering: the city's wording, the state floor appended). Attachments are not listed: they are pages of
+        the document that attaches them (`document_pages`)."""
+        check_date_range(day, "day")
+        step = self._procedure.case_step(step_id, day, designation)
+        return self._documents.for_step(step, designation, day)
+
+    def document_type(self, doc_id: str, day: dt.date) -> DocumentType:
+        check_date_range(day, "day")
+        return self._documents.document_type(doc_id, day)
+
+    def all_document_types(self, day: dt.date) -> list[DocumentType]:
+        check_date_range(day, "day")
+        return list(self._documents.on(day).values())
+
+    def document_pages(self, doc_id: str, day: dt.date) -> list[DocumentType]:
+        """The document followed by its attachments (each once): what is printed and issued together."""
+        return self._documents.pages(self.document_type(doc_id, day), day)
+
+    def section_applies(self, section: Section, state: CaseState, at: dt.datetime) -> bool:
+        """Whether a section's `when:` (or its element's) holds for the case at `at`; unknown: it applies."""
+        return self._documents.section_applies(section, state, at)
+
+    def applicable_sections(self, doc: DocumentType, state: CaseState, at: dt.datetime) -> list[Section]:
+        return self._documents.applicable_sections(doc, state, at)
+
+    def elements_contained(self, doc_ids, state: CaseState, at: dt.datetime) -> list[str]:
+        """The element values ("<provision key>/<element id>") the documents (and their attachments) contain
+        for this case at `at`: what the documents app passes as the step's `contents` when it issues them."""
+        return self._documents.elements_contained(doc_ids, state, at)
+
+    def required_elements(self, step_id: str, state: CaseState, at: dt.datetime | None = None) -> list[str]:
+        """Every element value the step's `contents` check demands for this case (each applicable required
+        element of every notice the step serves, any layer). The bridge for demo data and tests: passing it as
+        `contents` says the documents contain them all; the documents app passes `elements_contained`."""
+        choices = self.input_choices(step_id, state, at).get(CONTENTS_INPUT, [])
+        return [c["value"] for c in choices if c.get("applies", True)]
+
+    def missing_source(self, name: str) -> str:
+        """What to say when a source has no value: "the City Clerk/Treasurer's address — supply it in the
+        city's law pack (jurisdiction.offices)"."""
+        return missing_message(name, self.offices)
+
+    def pack_source(self, name: str) -> str | None:
+        """The value of a source the law pack itself gives (city.name, office.<id>.<field>); None when the pack
+        leaves it to supply (null) or it is not a pack source."""
+        if name == "city.name":
+            return self.letterhead["name"] if self.letterhead else self.name
+        if source_family(name) == "office":
+            office, _, what = name.split(".", 1)[1].rpartition(".")
+            value = (self.offices.get(office) or {}).get(what)
+            return value or None
+        return None
+
+    def document_warnings(self) -> list[dict[str, str]]:
+        """What the law check reports of the documents without failing: a state element the city's document
+        does not state (the state's wording appended), an office's address not given, a notice a step serves
+        that no document it issues writes."""
+        return list(self._documents.warnings)
 
     def withdrawals(self, on: dt.date) -> list[dict[str, Any]]:
         """The state steps and deadlines the city withdrew (`withdraws:`), each with its provision and reason."""

@@ -11,6 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .clock import ALLOWED_COUNTING, HolidayRule
+from .documents import parse_documents, parse_offices
 from .errors import PackError, UnknownJurisdiction
 from .facts import FactVocabulary
 from .model import (
@@ -344,7 +345,17 @@ def read_pack(
                 default_in_force,
             )
 
+    documents = ()
+    if "documents" in raw:
+        documents = parse_documents(
+            raw["documents"], top.at("documents", raw.line_of("documents")), pack_id, layer
+        )
+    offices, letterhead = parse_offices(jur)
+
     return Pack(
+        documents=documents,
+        offices=MappingProxyType(offices),
+        letterhead=letterhead,
         procedure=procedure,
         vocabulary=vocabulary,
         events=MappingProxyType(events),
@@ -525,6 +536,8 @@ class Library:
         """What `dogcase law check` reports without failing: a pack with no table tests (cases.yaml), a pack
         role that can act in a step but that no staff role acts as (nobody in the staff app could take it)."""
         out: list[dict[str, str]] = []
+        for j in self.jurisdictions.values():
+            out += j.document_warnings()
         for pack in self.packs.values():
             if not (Path(pack.folder) / "cases.yaml").exists():
                 out.append(

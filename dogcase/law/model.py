@@ -240,6 +240,10 @@ class Pack:
         default_factory=lambda: MappingProxyType({})
     )
     withdraws: tuple[Withdrawal, ...] = ()
+    # the documents the law requires (documents.DocumentDef), the offices they send people to, the letterhead
+    documents: tuple[Any, ...] = ()
+    offices: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    letterhead: Any = None
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

@@ -163,7 +163,6 @@ INPUT_KINDS = (
     "outcome",
     "proofs",
     "seizure_ground",
-    "notice_elements",
 )
 REFUSAL_CODES = (
     "not_empowered",
@@ -439,6 +438,59 @@ STEP = Record(
 )
 PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
 
+# the documents the law requires (docs/law-packs.md, "Documents"); the wording's {sources} are checked by
+# dogcase/law/documents.py
+ELEMENT_REF = Ident("abcdefghijklmnopqrstuvwxyz0123456789_.")
+
+
+class _RefOrRefs(Spec):
+    name = "an element id (notice_id.element_id if ambiguous) or a list of them"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, list):
+            ListOf(ELEMENT_REF, min_items=1, unique=True).check(value, where)
+        else:
+            ELEMENT_REF.check(value, where)
+
+
+DOCUMENT = Record(
+    required={
+        "id": ID,
+        "title": STR,
+        "sections": ListOf(
+            Record(
+                required={"text": STR},
+                optional={
+                    "element": _RefOrRefs(),
+                    "heading": STR,
+                    "when": STEP_CONDITION,
+                    "provision": PROVISION_REF,  # the clause cited beside it (default: its element's)
+                },
+            ),
+            min_items=1,
+        ),
+    },
+    optional={
+        "for": DESIGNATION_IDS,
+        "issued_by": ListOf(ID, min_items=1, unique=True),
+        "notices": ListOf(ID, min_items=1, unique=True),
+        "audience": OneOf("owner", "city", "public"),
+        "provisions": ListOf(PROVISION_REF, unique=True),
+        "attachments": ListOf(ID, min_items=1, unique=True),
+        "elements": ListOf(
+            Record(
+                required={"id": ID, "text": STR, "provision": PROVISION_REF},
+                optional={"when": STEP_CONDITION},
+            ),
+            min_items=1,
+        ),
+    },
+)
+OFFICE = Record(
+    required={"name": STR},
+    optional={"address": Optional(STR), "telephone": Optional(STR)},
+)
+
 
 class _Recipient(Spec):
     """`to:` of a notice: words, or {rule: RULE, text?: words} from RECIPIENT_RULES."""
@@ -634,7 +686,16 @@ PACK = Record(
                 "case_prefix": CASE_PREFIX,
                 "source": Record(required={"title": STR}, optional={"file": STR, "history": STR, "url": STR}),
             },
-            optional={"layer_over": ID, "in_force": IN_FORCE, "short_name": STR, "floor_provision": ID},
+            optional={
+                "layer_over": ID,
+                "in_force": IN_FORCE,
+                "short_name": STR,
+                "floor_provision": ID,
+                # who the documents send people to, and the letterhead (docs/law-packs.md, "Documents");
+                # an address or telephone not known is null: the law check lists it, issuance refuses
+                "offices": MapOf(OFFICE),
+                "letterhead": OFFICE,
+            },
         ),
         "provisions": ListOf(PROVISION, min_items=1),
     },
@@ -646,6 +707,7 @@ PACK = Record(
             )
         ),
         "procedure": ListOf(STEP),
+        "documents": ListOf(DOCUMENT),
         "designations": ListOf(
             Record(
                 required={"id": ID, "label": STR, "defined_by": ID},

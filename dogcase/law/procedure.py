@@ -170,6 +170,12 @@ class Input:
         return out
 
 
+# The check a step that serves notices gets by itself (it replaced the `notice_elements` tick boxes): the
+# element values ("<provision key>/<element id>") that the documents issued with the step contain.
+CONTENTS_INPUT = "contents"
+CONTENTS_LABEL = "What the documents issued with this step contain (every element the law requires)"
+
+
 @dataclass(frozen=True)
 class StepDef:
     """A step as one pack writes it (before layering)."""
@@ -253,9 +259,10 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
             records = (records,) if isinstance(records, str) else tuple(records)
             if records and kind not in ("date", "datetime"):
                 raise iwhere.fail(f"only a date or datetime input records an event; this one is {kind}")
-            if kind == "notice_elements" and not item.get("documents"):
+            if raw_input["id"] == CONTENTS_INPUT:
                 raise iwhere.fail(
-                    "a notice_elements input needs the step's documents: (the notices it serves)"
+                    f"the input id {CONTENTS_INPUT!r} is dogcase's own: a step that serves a notice or issues a "
+                    "document gets it by itself, filled with what the documents issued contain (docs/procedure.md)"
                 )
             for key in ("records_if", "records_if_outcome", "records_if_method"):
                 if key in raw_input and kind not in ("date", "datetime"):
@@ -784,6 +791,16 @@ class ProcedureEngine:
         self._prohibitions = self._index_effect("prohibition")
         self._triggers = self._index_effect("seizure_trigger")
         self._notices = self._index_effect("notice")
+        # the documents (docs/law-packs.md, "Documents"): which notices each carries (a city document of a state
+        # document's id carries the state's notices too) and which steps issue it (issued_by)
+        self._doc_notices: dict[str, tuple[str, ...]] = {}
+        self._doc_issuers: dict[str, set[str]] = {}
+        for layer in j.layers:
+            for doc in layer.documents:
+                self._doc_notices[doc.id] = tuple(
+                    dict.fromkeys((*self._doc_notices.get(doc.id, ()), *doc.notices))
+                )
+                self._doc_issuers.setdefault(doc.id, set()).update(doc.issued_by)
         self._deadline_ids = set(j.deadline_ids())
         # notice elements required only when a condition holds for the case (`when:` on an element)
         self._element_conditions: dict[tuple[int, str], Condition] = {}
@@ -1073,9 +1090,10 @@ class ProcedureEngine:
             if role not in j.roles:
                 raise fail(f"unknown role {role!r}; define it under roles", d.line_of("roles"))
         for doc in d.documents:
-            if doc not in self._notices:
+            if doc not in self._notices and doc not in self._doc_notices:
                 raise fail(
-                    f"unknown notice {doc!r}; notices: {', '.join(sorted(self._notices))}",
+                    f"unknown notice or document {doc!r}; notices: {', '.join(sorted(self._notices))}; "
+                    f"documents: {', '.join(sorted(self._doc_notices)) or 'none'}",
                     d.line_of("documents"),
                 )
         for did in d.satisfies:
@@ -1293,6 +1311,19 @@ class ProcedureEngine:
         notes = tuple(
             {"text": text, "provision": self._cite(prov, day)} for d in live for text, prov in d.notes
         )
+        documents = tuple(
+            dict.fromkeys(
+                [s for d in live for s in d.documents]
+                + [doc for doc, steps in self._doc_issuers.items() if sid in steps]
+            )
+        )
+        inputs = main.inputs
+        if any(
+            v.effect.get("elements")
+            for n in self._served_notices(documents)
+            for v in self._notices.get(n, ())
+        ):
+            inputs = (*inputs, Input(id=CONTENTS_INPUT, kind="document", label=CONTENTS_LABEL))
         return Step(
             id=sid,
             label=main.label,
@@ -1305,10 +1336,10 @@ class ProcedureEngine:
             roles_reading=reader.reading if uses_reading else None,
             impartial=any(v is not None for v in impartial_by.values()),
             final=any(final_by.values()),
-            inputs=main.inputs,
+            inputs=inputs,
             records=main.records,
             satisfies=tuple(dict.fromkeys(s for d in live for s in d.satisfies)),
-            documents=tuple(dict.fromkeys(s for d in live for s in d.documents)),
+            documents=documents,
             requires=tuple(requires),
             repeatable=main.repeatable,
             opens_case=main.opens_case,
@@ -1325,14 +1356,22 @@ class ProcedureEngine:
             dated_by=main.dated_by,
             undeclared=undeclared,
             concerns=main.concerns,
-            recipients=self._recipients(tuple(dict.fromkeys(s for d in live for s in d.documents)), day),
+            recipients=self._recipients(documents, day),
         )
+
+    def _served_notices(self, documents: Iterable[str]) -> tuple[str, ...]:
+        """The notice ids a step's documents: serve: the notices it names, and those of the documents it names
+        or that name it (issued_by)."""
+        out: list[str] = []
+        for doc in documents:
+            out += [doc] if doc in self._notices else list(self._doc_notices.get(doc, ()))
+        return tuple(dict.fromkeys(out))
 
     def _recipients(self, documents: tuple[str, ...], day: dt.date) -> tuple[dict[str, Any], ...]:
         """Who each notice the step serves goes to, as the notice's `to:` says (a rule of RECIPIENT_RULES,
         or the text's own words); a notice that says nothing is not listed."""
         out = []
-        for doc in documents:
+        for doc in self._served_notices(documents):
             for v in self._notices.get(doc, ()):
                 to = v.effect.get("to")
                 if not v.in_force.contains(day) or to is None:
@@ -1405,9 +1444,9 @@ class ProcedureEngine:
                         }
                     )
                 out[item.id] = proofs
-            elif item.kind == "notice_elements":
-                # what the notice (or decision) served must contain, by every layer that requires it; an
-                # element with a condition only when the condition holds for the case
+            elif item.kind == "document":
+                # what the notices (or decisions) the step serves must contain, by every layer that requires
+                # it; an element with a condition only when the condition holds for the case
                 elements = []
                 ctx: _Context | None = None
                 for v in self._documents_for(step, designation, day):
@@ -1481,7 +1520,7 @@ class ProcedureEngine:
     def _documents_for(self, step: Step, designation: str | None, day: dt.date) -> list[ProvisionVersion]:
         """The notice provisions in force that the step serves, for the case's designation."""
         out = []
-        for doc in step.documents:
+        for doc in self._served_notices(step.documents):
             for v in self._notices.get(doc, ()):
                 scope = v.effect.get("for")
                 if v.in_force.contains(day) and not (designation and scope and designation not in scope):
@@ -1696,7 +1735,7 @@ def _clean(item: Input, value: Any, name: str, choices: list[dict[str, Any]] | N
             if v not in allowed:
                 raise InputError(name, f"{v!r} is not a requirement here; choose from {', '.join(allowed)}")
         return tuple(dict.fromkeys(items))
-    if kind == "notice_elements":
+    if kind == "document":
         if value == "all":  # "the notice contains every element the law requires", recorded as the list
             value = [c["value"] for c in choices or () if c.get("applies", True)]
         if isinstance(value, str) or not isinstance(value, Iterable):

@@ -9,8 +9,11 @@ from typing import Any
 
 from dogcase.staff.present import designation_label, humanize
 
-# Inputs answered by ticking several boxes: the conditions proven, the elements a notice contains.
-LIST_KINDS = frozenset({"proofs", "notice_elements"})
+# Inputs answered by ticking several boxes: the conditions proven.
+LIST_KINDS = frozenset({"proofs"})
+# Inputs the form does not show: the elements the issued documents contain are given by the documents app
+# (dogcase.documents.acts), never ticked.
+HIDDEN_KINDS = frozenset({"document"})
 
 
 class FormProblem(ValueError):
@@ -53,6 +56,8 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
     choices = j.input_choices(step.id, state, at)
     out = []
     for inp in step.inputs:
+        if inp.kind in HIDDEN_KINDS:
+            continue
         given = choices.get(inp.id)
         if given is None and inp.choices:
             given = [{"value": c, "label": humanize(c)} for c in inp.choices]
@@ -94,6 +99,8 @@ def raw_values(step, post) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for inp in step.inputs:
         name = f"in-{inp.id}"
+        if inp.kind in HIDDEN_KINDS:
+            continue
         if inp.kind in LIST_KINDS:
             out[inp.id] = post.getlist(name)
         elif inp.kind != "file":
@@ -110,6 +117,8 @@ def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
     for inp in step.inputs:
         name = f"in-{inp.id}"
         required = bool(inp.required)
+        if inp.kind in HIDDEN_KINDS:
+            continue
         if inp.kind == "file":
             upload = files.get(name)
             if upload is not None:

@@ -179,7 +179,7 @@ def _seized(j, state: CaseState) -> CaseState:
         "send_insurance_notice",
         clerk,
         "2026-03-04",
-        {"sent_on": "2026-03-04", "method": "restricted_delivery_mail"},
+        {"sent_on": "2026-03-04", "method": "restricted_delivery_mail", "contents": "all"},
     )
     sheriff = staff(j, "police_officer", name="sheriff")
     return take(j, state, "seize_aggressive", sheriff, "2026-03-17", {"ground": "no_insurance"})
@@ -194,7 +194,7 @@ def test_the_city_event_starts_the_owners_time_and_the_seizure_waits_for_it(j):
         "send_insurance_notice",
         clerk,
         "2026-03-04",
-        {"sent_on": "2026-03-04", "method": "restricted_delivery_mail"},
+        {"sent_on": "2026-03-04", "method": "restricted_delivery_mail", "contents": "all"},
     )
     assert state.taken[-1].events == {"certified_notice_sent": dt.date(2026, 3, 4)}
     obligations = {o.deadline_id: o for o in j.obligations(state, noon("2026-03-05"))}

@@ -178,7 +178,7 @@ def test_a_decision_is_dated_when_issued_and_its_receipt_recorded_when_known():
             "decide_appeal", state, {"outcome": "upheld", "delivered_on": "2024-05-22"}, noon("2024-05-20")
         )
     assert caught.value.field == "inputs.delivered_on"
-    state = take(j, state, "decide_appeal", "hearing_officer", "2024-05-20", outcome="upheld")
+    state = take(j, state, "decide_appeal", "hearing_officer", "2024-05-20", outcome="upheld", contents="all")
     assert "owner.comply_after_decision" not in owed(j, state, "2024-05-21")
     state = take(j, state, "record_decision_receipt", "city_clerk", "2024-05-23", received_on="2024-05-22")
     found = owed(j, state, "2024-05-23")

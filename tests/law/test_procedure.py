@@ -127,10 +127,10 @@ BROKEN_PROCEDURES = [
     pytest.param(
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
         "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
-        "      - {id: contents, kind: notice_elements, label: Contents}\n",
+        "      - {id: contents, kind: text, label: Contents}\n",
         "{id: contents",
-        "needs the step's documents",
-        id="notice contents without a notice",
+        "the input id 'contents' is dogcase's own",
+        id="an input named like the documents' contents check",
     ),
     pytest.param(
         "records: notice_sent}",
@@ -164,7 +164,7 @@ BROKEN_PROCEDURES = [
         '    roles: [marshal]\n    reading: "The code names',
         '    documents: [warning]\n    roles: [marshal]\n    reading: "The code names',
         "documents: [warning]",
-        "unknown notice 'warning'",
+        "unknown notice or document 'warning'",
         id="unknown notice",
     ),
     pytest.param(

@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from dogcase.cases import acts
+from dogcase.cases.demo import with_complete_notices
 from dogcase.cases.models import Case
 from dogcase.law.loader import Library
 from tests.law.lakeview import install_lakeview
@@ -39,6 +40,8 @@ def people(lakeview, make_staff_user):
 
 def act(client, case: Case, step_id: str, **inputs):
     case.refresh_from_db()
+    # what the notices issued contain, unless the test says (the documents app fills it when it issues them)
+    inputs = with_complete_notices(case, step_id, acts.now(), inputs)
     data = {"version": case.version}
     data.update({f"in-{k}": v for k, v in inputs.items()})
     response = client.post(f"/cases/{case.number}/act/{step_id}", data)

@@ -18,6 +18,8 @@ from dogcase.cases import acts
 from dogcase.cases import files as file_store
 from dogcase.cases.access import law_actor
 from dogcase.cases.models import Case, Event, StoredFile, Task
+from dogcase.documents import acts as document_acts
+from dogcase.documents.views import drafts_context, timeline_documents
 from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
@@ -78,8 +80,9 @@ def _value_words(value: Any) -> str:
     return str(value)
 
 
-def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str, Any]]:
-    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`)."""
+def timeline(events: list[Event], *, may_correct: bool, j=None, documents=None) -> list[dict[str, Any]]:
+    """The case's events, oldest first; the dates a step recorded are named in the city's words (`j`); the
+    documents each event issued (`documents`: event pk -> issued documents)."""
     corrected_by: dict[int, list[int]] = {}
     for e in events:
         if e.corrects_id:
@@ -107,6 +110,7 @@ def timeline(events: list[Event], *, may_correct: bool, j=None) -> list[dict[str
                 "files": list((e.data.get("files") or {}).values()),
                 "correctable": may_correct and bool(recorded),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
+                "documents": documents.get(e.pk, []) if documents else [],
             }
         )
     return rows
@@ -248,7 +252,7 @@ def case_detail(request, number: str):
         "city": city_names([case.jurisdiction])[case.jurisdiction],
         "designation": designation_label(j, case.designation),
         "owners": owners,
-        "timeline": timeline(events, may_correct=not read_only, j=j),
+        "timeline": timeline(events, may_correct=not read_only, j=j, documents=timeline_documents(case)),
         "open_obligations": open_obligations,
         "closed_obligations": closed_obligations,
         "allowed_steps": [s for s in steps if s["allowed"]],
@@ -327,7 +331,13 @@ def act_form(request, number: str, step_id: str):
     version = case.version
     token = new_form_token()
     status = 200
-    if request.method == "POST":
+    # "Preview" (without JavaScript) re-shows the form and the documents' drafts with what was typed
+    previewing = request.method == "POST" and "preview" in request.POST
+    if previewing:
+        values = raw_values(step, request.POST)
+        version = int(request.POST.get("version") or version)
+        token = clean_token(request.POST.get("idempotency_key")) or token
+    elif request.method == "POST":
         try:
             version = int(request.POST.get("version", ""))
         except ValueError:
@@ -341,7 +351,8 @@ def act_form(request, number: str, step_id: str):
         }
         try:
             inputs = read_inputs(step, request.POST, request.FILES, tz=j.tz)
-            result = acts.take_step(
+            # the step and the documents it issues, in one transaction (a step without documents: take_step)
+            result = document_acts.take_step(
                 case,
                 step_id,
                 actor=user,
@@ -352,6 +363,9 @@ def act_form(request, number: str, step_id: str):
             )
         except FormProblem as problem:
             context["errors"][problem.field] = problem.message
+            status = 400
+        except document_acts.MissingElements as exc:
+            context["document_missing"] = exc.missing
             status = 400
         except acts.InvalidInput as exc:
             field = _field_of(exc.field, step)
@@ -400,6 +414,9 @@ def act_form(request, number: str, step_id: str):
             "token": token,
             "city": city_names([case.jurisdiction])[case.jurisdiction],
             "designation": designation_label(j, case.designation),
+            **drafts_context(
+                case, j, step, request.POST if request.method == "POST" else None, at=now, actor=user
+            ),
         }
     )
     return render(request, "staff/act_form.html", context, status=status)

@@ -1,0 +1,359 @@
+"""Issuing documents: the step that issues them and the documents, in one transaction; corrections.
+
+`take_step` is `cases.acts.take_step` for a step whose law names documents (a step's `documents:`): it fills
+each document the step issues for the case from the case's records and the step's inputs, refuses — writing
+nothing — when an element has no value (naming the element, its citation and where to supply it), gives the
+engine the elements the documents contain (its `document` input: the check the old tick boxes made), takes the
+step, then numbers, renders and stores each document, with one audit event per document in the case's chain.
+
+`correct_document` issues the next version of a document, filled again from the records as they are now, with
+an actor and a reason; the version it replaces, and its bytes, stay as they were.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from dogcase.cases import acts as case_acts
+from dogcase.cases.access import law_actor, require_city, staff_roles
+from dogcase.cases.audit import append_event
+from dogcase.cases.files import write_blob
+from dogcase.cases.models import Case, Event
+from dogcase.documents import fill, render
+from dogcase.documents.models import IssuedDocument
+from dogcase.law import InputError
+
+# Verification codes: 10 characters of base32 (RFC 4648 alphabet: no 0, 1, 8, 9), 50 random bits; not derived
+# from the case or a person, and the public page refuses a client that tries many codes that do not exist.
+CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+CODE_LENGTH = 10
+
+
+class MissingElements(case_acts.ActError):
+    """A document of the step has an element (or a statement) without a value: nothing was written."""
+
+    def __init__(self, missing: list[fill.Missing]) -> None:
+        self.missing = missing
+        super().__init__("; ".join(m.sentence() for m in missing))
+
+
+@dataclass(frozen=True)
+class IssueResult:
+    step: case_acts.StepResult
+    documents: list[IssuedDocument] = field(default_factory=list)
+
+    @property
+    def event(self) -> Event:
+        return self.step.event
+
+    @property
+    def case(self) -> Case:
+        return self.step.case
+
+    @property
+    def replayed(self) -> bool:
+        return self.step.replayed
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _unused_code() -> str:
+    while True:
+        code = new_code()
+        if not IssuedDocument.objects.filter(verification_code=code).exists():
+            return code
+
+
+def _next_number(case: Case) -> str:
+    """`<case number>-D<n>`: n counts the case's documents (a correction keeps its document's number)."""
+    count = IssuedDocument.objects.filter(case=case).values("number").distinct().count()
+    return f"{case.number}-D{count + 1}"
+
+
+def document_inputs(step, drafts: list[fill.Draft]) -> dict[str, Any]:
+    """The step's `document` inputs, given the elements the documents contain (DOCSPEC.md, the engine bridge)."""
+    elements: list[str] = []
+    for d in drafts:
+        for value in d.elements:
+            if value not in elements:
+                elements.append(value)
+    return {inp.id: elements for inp in step.inputs if inp.kind == "document"}
+
+
+def drafts_for_step(case: Case, step_id: str, *, inputs: Mapping[str, Any], at: dt.datetime, actor):
+    """(step, cleaned inputs, drafts) for the step taken now with these inputs; InvalidInput on bad inputs."""
+    j = case_acts.jurisdiction_of(case)
+    state = case_acts.case_state(case)
+    try:
+        step = j.case_step(step_id, state, at)
+        given = {k: v for k, v in inputs.items() if not _is_document_input(step, k)}
+        cleaned = validate_partly(j, step, state, given, at)
+    except InputError as exc:
+        raise case_acts.InvalidInput(exc.field.removeprefix("inputs."), exc.rule) from None
+    for inp in step.inputs:
+        if inp.required and inp.kind not in ("document", "file") and inp.id not in cleaned:
+            raise case_acts.InvalidInput(inp.id, f"required: {inp.label}")
+    drafts = fill.draft_documents(case, j, step, state=state, inputs=cleaned, at=at, actor=actor)
+    return step, cleaned, drafts
+
+
+def validate_partly(j, step, state, inputs: Mapping[str, Any], at: dt.datetime) -> dict[str, Any]:
+    """The inputs given, cleaned as the engine cleans them, without requiring the ones not given (the
+    documents' `contents` is given by this module; the act itself checks the whole form again)."""
+    day = at.astimezone(j.tz).date()
+    return j._procedure.validate_inputs(step, state, inputs, day, partial=True, at=at)
+
+
+def _is_document_input(step, input_id: str) -> bool:
+    return any(i.id == input_id and i.kind == "document" for i in step.inputs)
+
+
+def take_step(
+    case: Case,
+    step_id: str,
+    *,
+    actor,
+    inputs: Mapping[str, Any],
+    expected_version: int,
+    uploads: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> IssueResult:
+    """Take a step and issue the documents it issues, in one transaction (see the module's docstring)."""
+    at = at or case_acts.now()
+    require_city(actor, case.jurisdiction)
+    with transaction.atomic():
+        case_acts._lock_case(case.pk)
+        if idempotency_key:
+            replay = Event.objects.filter(idempotency_key=idempotency_key).first()
+            if replay is not None:
+                result = case_acts.take_step(
+                    case,
+                    step_id,
+                    actor=actor,
+                    inputs=inputs,
+                    expected_version=expected_version,
+                    uploads=uploads,
+                    idempotency_key=idempotency_key,
+                    at=at,
+                )
+                return IssueResult(result, list(IssuedDocument.objects.filter(step_event=result.event)))
+        locked = Case.objects.select_related("dog", "dog__premises", "incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise case_acts.StaleCase(locked, expected_version)
+        if _refused_anyway(locked, step_id, actor, at):
+            # not allowed whatever the documents say (the role, the order of the steps, the time): the act
+            # refuses with its own reasons and citations
+            case_acts.take_step(
+                locked,
+                step_id,
+                actor=actor,
+                inputs=inputs,
+                expected_version=expected_version,
+                uploads=uploads,
+                at=at,
+            )
+        step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
+        missing = [m for d in drafts for m in d.missing]
+        if missing:
+            raise MissingElements(missing)
+        given = dict(inputs)
+        if drafts:
+            # the documents' contents are what the engine checks, never what the caller says they are
+            given = {k: v for k, v in inputs.items() if not _is_document_input(step, k)}
+            given.update(document_inputs(step, drafts))
+        result = case_acts.take_step(
+            locked,
+            step_id,
+            actor=actor,
+            inputs=given,
+            expected_version=expected_version,
+            uploads=uploads,
+            idempotency_key=idempotency_key,
+            at=at,
+        )
+        issued = [
+            _issue(result.case, d, actor=actor, at=at, step_id=step_id, step_event=result.event)
+            for d in drafts
+        ]
+    return IssueResult(result, issued)
+
+
+def _refused_anyway(case: Case, step_id: str, actor, at: dt.datetime) -> bool:
+    if staff_roles(actor) <= {"auditor"}:
+        return True
+    j = case_acts.jurisdiction_of(case)
+    try:
+        verdict = j.check_step(step_id, case_acts.case_state(case), law_actor(actor, case.jurisdiction), at)
+    except InputError:
+        return True
+    return not verdict.allowed
+
+
+def _issue(
+    case: Case,
+    draft: fill.Draft,
+    *,
+    actor,
+    at: dt.datetime,
+    step_id: str,
+    step_event: Event | None,
+    replaces: IssuedDocument | None = None,
+    reason: str = "",
+) -> IssuedDocument:
+    """Number, render, store and record one document (inside the act's transaction, the case locked)."""
+    number = replaces.number if replaces else _next_number(case)
+    version = replaces.version + 1 if replaces else 1
+    code = _unused_code()
+    replaced = None
+    if replaces is not None:
+        replaced = {
+            "number": replaces.number,
+            "version": replaces.version,
+            "issued_on": fill.date_words(replaces.issued_at),
+        }
+    pdf = render.render_pdf(
+        draft, number=number, version=version, code=code, issued_at=at, replaces=replaced, reason=reason
+    )
+    digest, blob = write_blob(pdf, ".pdf")
+    elements = {**draft.elements}
+    summary = f"Issued: {draft.title}, No. {number}" + (f", version {version}" if version > 1 else "")
+    event = append_event(
+        at=at,
+        jurisdiction=case.jurisdiction,
+        case=case,
+        actor=actor,
+        actor_roles=",".join(sorted(staff_roles(actor))),
+        kind=Event.Kind.RECORD,
+        act="correct_document" if replaces else "issue_document",
+        summary=summary[:500],
+        citation="; ".join(draft.provisions)[:500],
+        data={
+            "doc_type": draft.id,
+            "title": draft.title,
+            "number": number,
+            "version": version,
+            "sha256": digest,
+            "size": len(pdf),
+            "verification_code": code,
+            "step": step_id,
+            "step_event": step_event.seq if step_event else None,
+            "replaces": {"number": replaces.number, "version": replaces.version, "sha256": replaces.sha256}
+            if replaces
+            else None,
+            "reason": reason,
+            "elements": sorted(elements),
+        },
+    )
+    return IssuedDocument.objects.create(
+        case=case,
+        jurisdiction=case.jurisdiction,
+        doc_type=draft.id,
+        title=draft.title[:300],
+        number=number,
+        version=version,
+        replaces=replaces,
+        language="en",
+        recipient=draft.recipient,
+        audience=draft.audience,
+        step=step_id,
+        issued_at=at,
+        issued_by=actor,
+        step_event=step_event,
+        event=event,
+        sha256=digest,
+        blob=blob,
+        size=len(pdf),
+        verification_code=code,
+        elements=elements,
+        reason=reason,
+    )
+
+
+def correct_document(
+    document: IssuedDocument,
+    *,
+    actor,
+    reason: str,
+    at: dt.datetime | None = None,
+) -> IssuedDocument:
+    """Issue the next version of `document`, filled again from the case's records as they are now (the step's
+    own inputs as they were recorded), with the reason. Only the latest version can be corrected. The version
+    it replaces is not touched: its row and its bytes stay as they were."""
+    at = at or case_acts.now()
+    require_city(actor, document.jurisdiction)
+    if staff_roles(actor) <= {"auditor"}:
+        raise case_acts.Refused(
+            "Correct a document",
+            [{"reason": "The auditor role is read-only.", "citation": "", "code": "read_only"}],
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        raise case_acts.InvalidInput("reason", "say why the document is corrected")
+    if len(reason) > 2000:
+        raise case_acts.InvalidInput("reason", "at most 2,000 characters")
+    with transaction.atomic():
+        case_acts._lock_case(document.case_id)
+        if IssuedDocument.objects.filter(replaces=document).exists():
+            raise case_acts.InvalidInput(
+                "document", "this version was already corrected; correct the latest version"
+            )
+        case = Case.objects.select_related("dog", "dog__premises", "incident").get(pk=document.case_id)
+        j = case_acts.jurisdiction_of(case)
+        state = case_acts.case_state(case)
+        step_event = document.step_event
+        inputs = dict((step_event.data.get("inputs") if step_event else None) or {})
+        if step_event is not None:
+            # the state as the step found it: the step's own record is the one the document is filled from
+            state = _state_before(state, step_event)
+        day = timezone.localtime(at).date()
+        doc_type = j.document_type(document.doc_type, day)
+        step = (
+            j.case_step(document.step, state, step_event.at if step_event else at) if document.step else None
+        )
+        if step is not None:
+            try:
+                inputs = validate_partly(j, step, state, inputs, step_event.at if step_event else at)
+            except InputError as exc:
+                raise case_acts.InvalidInput(exc.field.removeprefix("inputs."), exc.rule) from None
+        sources = fill.Sources(
+            case,
+            j,
+            state=state,
+            step=step,
+            inputs=inputs,
+            at=step_event.at if step_event else at,
+            actor=actor,
+        )
+        sources.day = day  # "today" is the day of the corrected version
+        attached = [fill.fill_document(a, sources) for a in fill.attachments_of(j, doc_type, day)]
+        draft = fill.fill_document(doc_type, sources, attachments=attached)
+        if draft.missing:
+            raise MissingElements(draft.missing)
+        return _issue(
+            case,
+            draft,
+            actor=actor,
+            at=at,
+            step_id=document.step,
+            step_event=step_event,
+            replaces=document,
+            reason=reason,
+        )
+
+
+def _state_before(state, step_event: Event):
+    """The case state without the step `step_event` recorded and anything after it."""
+    from dogcase.law import CaseState
+
+    taken = tuple(t for t in state.taken if t.at < step_event.at)
+    return CaseState(designation=state.designation, incident_date=state.incident_date, taken=taken)

@@ -1,0 +1,701 @@
+"""Filling a document from the case: every `{source}` of a document type's sections (the engine's vocabulary,
+`Jurisdiction.document_sources`) resolved from the case's records, its taken steps and the values typed in the
+step's form; a source without a value leaves its element unfilled, with what is missing and where staff supply
+it (DOCSPEC.md, "Sources").
+
+Nothing here writes: `draft_documents` is what the act form shows and what `documents.acts` issues.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
+
+from dogcase.cases.models import Case
+from dogcase.law import CaseState, InputError, TakenStep
+
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+
+def date_words(value: dt.date | dt.datetime | None, tz=None) -> str:
+    """A date as the documents write it: "Monday, 14 December 2026"."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        value = (value.astimezone(tz) if tz else timezone.localtime(value)).date()
+    return f"{value:%A}, {value.day} {value:%B %Y}"
+
+
+def time_words(value: dt.datetime, tz=None) -> str:
+    local = value.astimezone(tz) if tz else timezone.localtime(value)
+    hour = local.hour % 12 or 12
+    half = "a.m." if local.hour < 12 else "p.m."
+    return f"{hour}:{local.minute:02d} {half}"
+
+
+def instant_words(value: dt.datetime, tz=None) -> str:
+    """ "Monday, 14 December 2026 at 10:00 a.m."."""
+    return f"{date_words(value, tz)} at {time_words(value, tz)}"
+
+
+def _words(value: Any, tz=None) -> str | None:
+    """Any recorded value as text; None when there is none."""
+    if value is None or value == "" or value == []:
+        return None
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dt.datetime):
+        return instant_words(value, tz)
+    if isinstance(value, dt.date):
+        return date_words(value)
+    if isinstance(value, str):
+        parsed = _parse(value)
+        if parsed is not value:
+            return _words(parsed, tz)
+        return value.strip() or None
+    if isinstance(value, list | tuple):
+        parts = [w for w in (_words(v, tz) for v in value) if w]
+        return "; ".join(parts) or None
+    return str(value)
+
+
+def _parse(value: str) -> Any:
+    try:
+        if len(value) == 10 and value[4] == "-" and value[7] == "-":
+            return dt.date.fromisoformat(value)
+        if "T" in value and value[:4].isdigit():
+            return dt.datetime.fromisoformat(value)
+    except ValueError:
+        pass
+    return value
+
+
+def _humanize(value: str) -> str:
+    return str(value).replace("_", " ")
+
+
+# ------------------------------------------------------------------------------------------------ drafts
+
+
+@dataclass
+class Missing:
+    """An element (or a free section) that cannot be filled: the source without a value, and where to supply
+    it."""
+
+    element: str | None
+    element_text: str
+    citation: str
+    source: str
+    what: str
+    where: str
+    url: str = ""
+    document: str = ""
+
+    def sentence(self) -> str:
+        named = self.element_text or self.what
+        cite = f" ({self.citation})" if self.citation else ""
+        return f"{self.document + ': ' if self.document else ''}{named}{cite} — {self.what} has no value; {self.where}."
+
+
+@dataclass
+class FilledSection:
+    element: str | None
+    element_text: str
+    citation: str
+    heading: str
+    layer: str
+    parts: list[tuple[str, str]]  # (text, "" | "value" (from the case) | "missing" (what has no value))
+    missing: list[Missing]
+    elements: tuple[str, ...] = ()  # every element value the statement carries
+
+    @property
+    def text(self) -> str:
+        return "".join(t for t, _ in self.parts)
+
+    @property
+    def filled(self) -> bool:
+        return not self.missing
+
+
+@dataclass
+class Draft:
+    doc_type: Any
+    id: str
+    title: str
+    audience: str
+    provisions: list[str]
+    recipient: str
+    sections: list[FilledSection]
+    attachments: list[Draft] = field(default_factory=list)
+    letterhead: dict[str, str] = field(default_factory=dict)
+    city: str = ""
+    today: str = ""
+
+    @property
+    def missing(self) -> list[Missing]:
+        out = [m for s in self.sections for m in s.missing]
+        for a in self.attachments:
+            out.extend(a.missing)
+        return out
+
+    @property
+    def elements(self) -> dict[str, str]:
+        """element value -> the text that fills it (the list the engine's document check reads)."""
+        out = {e: s.text for s in self.sections if s.filled for e in s.elements}
+        for a in self.attachments:
+            for k, v in a.elements.items():
+                out.setdefault(k, v)
+        return out
+
+
+# ------------------------------------------------------------------------------------------------ sources
+
+
+class Sources:
+    """The values of the source vocabulary for one case, one step being taken with these inputs, at `at`."""
+
+    def __init__(
+        self,
+        case: Case,
+        j,
+        *,
+        state: CaseState,
+        step=None,
+        inputs: Mapping[str, Any] | None = None,
+        at: dt.datetime,
+        actor=None,
+    ) -> None:
+        self.case = case
+        self.j = j
+        self.tz = j.tz
+        self.at = at
+        self.day = at.astimezone(self.tz).date()
+        self.step = step
+        self.inputs = dict(inputs or {})
+        self.actor = actor
+        self.state = state
+        taken = list(state.taken)
+        if step is not None:
+            try:
+                events = j.events_of(step.id, at, self.inputs, state)
+            except (InputError, KeyError, TypeError, ValueError):
+                events = {}
+            taken.append(
+                TakenStep(
+                    step=step.id,
+                    at=at,
+                    actor=str(getattr(actor, "pk", "")),
+                    outcome=self.inputs.get("outcome"),
+                    events=events,
+                    inputs=self.inputs,
+                )
+            )
+        self.taken = taken
+        self.future = CaseState(
+            designation=state.designation, incident_date=state.incident_date, taken=tuple(taken)
+        )
+        self._obligations = None
+        self._owners = None
+        self._acts = {}
+        for t in taken:
+            for key in {self._act_of(t.step), t.step}:
+                self._acts.setdefault(key, []).append(t)
+
+    # -- helpers
+
+    def _act_of(self, step_id: str) -> str:
+        try:
+            return self.j.step(step_id, self.day).act or step_id
+        except (InputError, KeyError):
+            return step_id
+
+    def last(self, *acts: str) -> TakenStep | None:
+        found = [t for a in acts for t in self._acts.get(a, ())]
+        return max(found, key=lambda t: t.at) if found else None
+
+    def input_of(self, acts: tuple[str, ...], *ids: str) -> Any:
+        t = self.last(*acts)
+        if t is None:
+            return None
+        for i in ids:
+            v = (t.inputs or {}).get(i)
+            if v not in (None, "", []):
+                return v
+        return None
+
+    def event(self, *names: str) -> Any:
+        for t in sorted(self.taken, key=lambda t: t.at, reverse=True):
+            for n in names:
+                if n in (t.events or {}):
+                    return t.events[n]
+        return None
+
+    def owners(self):
+        if self._owners is None:
+            self._owners = [
+                o.person
+                for o in self.case.dog.ownerships.select_related("person").order_by("since", "id")
+                if o.until is None or o.until >= self.day
+            ]
+        return self._owners
+
+    def obligations(self):
+        if self._obligations is None:
+            try:
+                self._obligations = {
+                    (ob.deadline_id or f"requirement:{ob.requirement}"): ob
+                    for ob in self.j.obligations(self.future, self.at)
+                }
+            except Exception:  # noqa: BLE001 — a draft never fails on the clock; the deadline shows as missing
+                self._obligations = {}
+        return self._obligations
+
+    def designation_words(self) -> str | None:
+        d = self.state.designation or self.inputs.get("designation")
+        if not d:
+            return None
+        known = self.j.designations.get(d)
+        return (known.label if known else _humanize(d)).lower()
+
+    # -- the vocabulary
+
+    def value(self, name: str) -> str | None:
+        try:
+            return self._value(name)
+        except (AttributeError, KeyError, LookupError, TypeError, ValueError):
+            return None
+
+    def _value(self, name: str) -> str | None:
+        case, dog, incident = self.case, self.case.dog, self.case.incident
+        head, _, rest = name.partition(".")
+        pack_source = getattr(self.j, "pack_source", None)
+        if pack_source is not None and (name == "city.name" or head == "office"):
+            return _words(pack_source(name))
+        if head == "input":
+            return _words(self.inputs.get(rest), self.tz)
+        if head == "deadline":
+            deadline_id, _, part = (
+                rest.rpartition(".citation") if rest.endswith(".citation") else (rest, "", "")
+            )
+            ob = self.obligations().get(deadline_id)
+            if ob is None:
+                return None
+            if part or name.endswith(".citation"):
+                return "; ".join(c.get("citation", "") for c in ob.citations if c.get("citation")) or None
+            return self._deadline_words(ob)
+        if head == "office":
+            office_id, _, part = rest.rpartition(".")
+            office = (self._offices() or {}).get(office_id)
+            return _words(_get(office, part)) if office else None
+        simple: dict[str, Callable[[], Any]] = {
+            "city.name": lambda: self.j.name,
+            "today": lambda: date_words(self.day),
+            "case.number": lambda: case.number,
+            "case.designation": self.designation_words,
+            "case.declared_on": lambda: self.event("declaration", "classification"),
+            "dog.name": lambda: dog.name,
+            "dog.description": lambda: _dog_description(dog),
+            "dog.kept_at": lambda: str(dog.premises) if dog.premises_id else None,
+            "owner.name": lambda: self.owners()[0].full_name if self.owners() else None,
+            "owner.address": lambda: (
+                self.owners()[0].address if self.owners() and self.owners()[0].street else None
+            ),
+            "owner.names": lambda: " and ".join(p.full_name for p in self.owners()) or None,
+            "incident.number": lambda: incident.number,
+            "incident.date": lambda: date_words(incident.occurred_at, self.tz),
+            "incident.time": lambda: time_words(incident.occurred_at, self.tz),
+            "incident.place": lambda: incident.place,
+            "incident.circumstances": lambda: incident.narrative,
+            "declaration.basis": lambda: self.input_of(("declare", "classify"), "basis", "reasonable_cause"),
+            "declaration.date": lambda: self.event("declaration", "classification"),
+            "declarant.name": self._declarant_name,
+            "declarant.role": self._declarant_role,
+            "declarant.telephone": lambda: self.input_of(("declare", "classify"), "declarant_telephone"),
+            "hearing.at": lambda: self.input_of(("schedule_hearing",), "hearing_at"),
+            "hearing.place": lambda: self.input_of(("schedule_hearing",), "place"),
+            "hearing.officer": lambda: self.input_of(("schedule_hearing",), "hearing_officer"),
+            "hearing.subject": self._hearing_subject,
+            "hearing.held_on": lambda: self.input_of(("hold_hearing",), "closed_on", "held_on"),
+            "decision.outcome": lambda: _outcome(
+                self.input_of(("decide_appeal", "order_destruction"), "outcome")
+            ),
+            "decision.reasons": lambda: self.input_of(
+                ("decide_appeal", "order_destruction"), "reasons", "conditions"
+            ),
+            "decision.date": lambda: self.event("decision_issued", "destruction_decision_issued"),
+            "recommendation.outcome": lambda: _outcome(self.input_of(("recommend",), "outcome")),
+            "council.outcome": lambda: _outcome(self.input_of(("confirm_or_rescind",), "outcome")),
+            "council.resolution": lambda: self.input_of(
+                ("confirm_or_rescind", "order_impoundment"), "resolution"
+            ),
+            "council.date": lambda: self.event("council_decision", "destruction_council_decision"),
+            "requirements.list": self._requirements,
+            "registration.conditions": self._conditions,
+            "certificate.number": lambda: self.input_of(("issue_certificate",), "number"),
+            "certificate.issued_on": lambda: self.event("registration_issued"),
+            "certificate.expires_on": self._certificate_expires,
+            "seizure.date": lambda: self.event("seizure", "impoundment"),
+            "seizure.ground": lambda: self._ground(),
+            "seizure.place": lambda: self.input_of(("seize", "impound"), "place"),
+            "reclaim.requirements": self._reclaim,
+        }
+        getter = simple.get(name)
+        if getter is None:
+            return None
+        return _words(getter(), self.tz)
+
+    def _deadline_words(self, ob) -> str | None:
+        """The due date in words; while a later date cannot be computed yet (the date of receipt of a notice
+        not yet known), the date known so far and, in words, the later one the owner keeps."""
+        if ob.due is not None:
+            return date_words(ob.due, self.tz)
+        answer = getattr(ob, "answer", None) or {}
+        bound = (answer.get("bound") or {}).get("at_least")
+        if not bound:
+            return None
+        later = []
+        for e in answer.get("entries", ()):
+            period = e.get("period") or {}
+            if e.get("status") != "undetermined" or not period.get("amount") or not e.get("trigger"):
+                continue
+            unit = "business days" if "business" in str(period.get("unit", "")) else "days"
+            cite = (e.get("provision") or {}).get("citation", "")
+            event = (
+                self.j.event_label(e["trigger"])
+                if hasattr(self.j, "event_label")
+                else _humanize(e["trigger"])
+            )
+            later.append(f"{period['amount']} {unit} after {event}{f' ({cite})' if cite else ''}")
+        words = date_words(dt.date.fromisoformat(str(bound)[:10]))
+        return f"{words}, or, if that is later, {' or '.join(later)}" if later else words
+
+    def _offices(self) -> dict:
+        return getattr(self.j, "offices", None) or {}
+
+    def _declaration(self) -> TakenStep | None:
+        return self.last("declare", "classify")
+
+    def _declarant(self):
+        from django.contrib.auth import get_user_model
+
+        t = self._declaration()
+        if t is None or not t.actor:
+            return None
+        return get_user_model().objects.filter(pk=t.actor).first()
+
+    def _declarant_name(self) -> str | None:
+        user = self._declarant()
+        if user is None:
+            return None
+        return user.get_full_name() or user.get_username()
+
+    def _declarant_role(self) -> str | None:
+        from dogcase.cases.models import Event
+
+        t = self._declaration()
+        if t is None:
+            return None
+        event = Event.objects.filter(case=self.case, act=t.step, at=t.at).first()
+        roles = (event.actor_roles if event else "").split(",")
+        from dogcase.staff.roles import ROLES_BY_GROUP
+
+        words = [ROLES_BY_GROUP[r].label for r in roles if r in ROLES_BY_GROUP]
+        return ", ".join(words) or None
+
+    def _hearing_subject(self) -> str | None:
+        d = self.designation_words()
+        if not d:
+            return None
+        return f"the owner's appeal of the declaration of {self.case.dog.name} as a {d} dog (case {self.case.number})"
+
+    def _requirements(self) -> str | None:
+        lines = []
+        for key, ob in self.obligations().items():
+            if not key.startswith("requirement:"):
+                continue
+            cite = "; ".join(c.get("citation", "") for c in ob.citations if c.get("citation"))
+            lines.append(f"{_sentence(ob.what)}{f' ({cite})' if cite else ''}")
+        return "\n".join(lines) or None
+
+    def _conditions(self) -> str | None:
+        for step_id in ("issue_certificate",):
+            try:
+                choices = self.j.input_choices(step_id, self.future, self.at)
+            except (InputError, KeyError):
+                continue
+            lines = []
+            for values in choices.values():
+                for c in values:
+                    cite = (c.get("provision") or {}).get("citation", "")
+                    lines.append(
+                        f"{_sentence(str(c.get('label') or c.get('value')))}{f' ({cite})' if cite else ''}"
+                    )
+            return "\n".join(lines) or None
+        return None
+
+    def _certificate_expires(self) -> Any:
+        for key, ob in self.obligations().items():
+            if "renew" in key and ob.due is not None:
+                return ob.due
+        return None
+
+    def _ground(self) -> str | None:
+        ground = self.input_of(("seize", "impound", "order_impoundment"), "ground")
+        return _humanize(ground) if ground else None
+
+    def _reclaim(self) -> str | None:
+        for step_id in ("release", "release_impounded_dog"):
+            try:
+                choices = self.j.input_choices(step_id, self.future, self.at)
+            except (InputError, KeyError):
+                continue
+            lines = []
+            for values in choices.values():
+                for c in values:
+                    cite = (c.get("provision") or {}).get("citation", "")
+                    lines.append(
+                        f"{_sentence(str(c.get('label') or c.get('value')))}{f' ({cite})' if cite else ''}"
+                    )
+            if lines:
+                return "\n".join(lines)
+        return None
+
+
+def _get(obj: Any, key: str) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(key)
+    return getattr(obj, key, None)
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text[:1].upper() + text[1:]
+
+
+def _outcome(value: Any) -> str | None:
+    return _humanize(value) if value else None
+
+
+def _dog_description(dog) -> str:
+    """Name, breed, sex, colour, markings and microchip, where known."""
+    bits = [dog.name]
+    looks = [dog.colour, dog.breed]
+    if dog.sex != "unknown":
+        looks.append(dog.get_sex_display().lower())
+    looks = [b for b in looks if b]
+    if looks:
+        bits.append(", ".join(looks))
+    if dog.birth_year:
+        bits.append(f"born {dog.birth_year}")
+    if dog.microchip_number:
+        maker = f" ({dog.microchip_manufacturer})" if dog.microchip_manufacturer else ""
+        bits.append(f"microchip {dog.microchip_number}{maker}")
+    if dog.licence_number:
+        bits.append(f"city licence {dog.licence_number}")
+    return "; ".join(bits)
+
+
+# ------------------------------------------------------------------------------------------------ filling
+
+
+# Where staff supply a source when the engine's vocabulary does not say (and the page to do it on).
+def _link(name: str, case: Case) -> str:
+    head = name.split(".", 1)[0]
+    try:
+        if head == "dog":
+            return reverse("staff:dog_edit", args=[case.dog_id])
+        if head == "owner":
+            owner = case.dog.ownerships.order_by("since", "id").first()
+            if owner is None:
+                return reverse("staff:owner_add", args=[case.dog_id])
+            return reverse("staff:person_edit", args=[owner.person_id])
+        if head == "incident":
+            return reverse("staff:incident", args=[case.incident.number])
+        if head in (
+            "case",
+            "declaration",
+            "declarant",
+            "hearing",
+            "decision",
+            "council",
+            "certificate",
+            "seizure",
+        ):
+            return reverse("staff:case", args=[case.number])
+    except Exception:  # noqa: BLE001 — a link is a convenience
+        return ""
+    return ""
+
+
+def source_help(j, name: str) -> tuple[str, str]:
+    """(what the source is, where staff supply it), from the engine's vocabulary."""
+    try:
+        from dogcase.law.documents import describe_source
+
+        return describe_source(name, getattr(j, "offices", None))
+    except ImportError:
+        pass
+    vocab = getattr(j, "document_sources", None) or {}
+    entry = vocab.get(name)
+    if entry is None and "." in name:
+        # families: deadline.<id>, office.<id>.<part>, input.<id>
+        head = name.split(".", 1)[0]
+        entry = vocab.get(f"{head}.*") or vocab.get(head)
+    if entry is None:
+        return name.replace(".", " ").replace("_", " "), "record it in the case"
+    if isinstance(entry, Mapping):
+        return str(entry.get("what") or entry.get("description") or name), str(entry.get("where") or "")
+    if isinstance(entry, tuple | list):
+        return str(entry[0]), str(entry[1] if len(entry) > 1 else "")
+    return str(getattr(entry, "what", None) or getattr(entry, "description", name)), str(
+        getattr(entry, "where", "")
+    )
+
+
+def fill_text(template: str, sources: Sources) -> tuple[list[tuple[str, str]], list[str]]:
+    """The template's parts (text, "" | "value" | "missing") and the names of the sources without a value."""
+    parts: list[tuple[str, str]] = []
+    missing: list[str] = []
+    pos = 0
+    for m in PLACEHOLDER.finditer(template):
+        if m.start() > pos:
+            parts.append((template[pos : m.start()], ""))
+        name = m.group(1).strip()
+        value = sources.value(name)
+        if value is None:
+            missing.append(name)
+            parts.append((f"[{source_help(sources.j, name)[0]}]", "missing"))
+        else:
+            parts.append((value, "value"))
+        pos = m.end()
+    if pos < len(template):
+        parts.append((template[pos:], ""))
+    return parts, missing
+
+
+def _citation(section) -> str:
+    c = getattr(section, "citation", None)
+    if isinstance(c, Mapping):
+        return str(c.get("citation", ""))
+    return str(c or "")
+
+
+def _section_applies(j, section, state: CaseState, at: dt.datetime) -> bool:
+    when = getattr(section, "when", None)
+    if not when:
+        return True
+    check = getattr(j, "section_applies", None)
+    if check is None:
+        return True
+    return bool(check(section, state, at))
+
+
+def fill_document(doc_type, sources: Sources, *, attachments=()) -> Draft:
+    j = sources.j
+    sections = []
+    for section in doc_type.sections:
+        if not _section_applies(j, section, sources.future, sources.at):
+            continue
+        parts, names = fill_text(str(section.text or ""), sources)
+        citation = _citation(section)
+        missing = []
+        for name in names:
+            what, where = source_help(j, name)
+            missing.append(
+                Missing(
+                    element=section.element,
+                    element_text=str(getattr(section, "element_text", "") or ""),
+                    citation=citation,
+                    source=name,
+                    what=what,
+                    where=where or "record it in the case",
+                    url=_link(name, sources.case),
+                    document=doc_type.title,
+                )
+            )
+        sections.append(
+            FilledSection(
+                element=section.element,
+                element_text=str(getattr(section, "element_text", "") or ""),
+                citation=citation,
+                heading=str(getattr(section, "heading", "") or ""),
+                layer=str(getattr(section, "layer", "") or ""),
+                parts=parts,
+                missing=missing,
+                elements=tuple(
+                    getattr(section, "elements", ()) or ((section.element,) if section.element else ())
+                ),
+            )
+        )
+    owners = sources.owners()
+    recipient = ""
+    if getattr(doc_type, "audience", "") == "owner" and owners:
+        first = owners[0]
+        recipient = "\n".join(p for p in (first.full_name, first.address if first.street else "") if p)
+    letterhead = dict(getattr(j, "letterhead", None) or {}) or {"name": j.name}
+    return Draft(
+        doc_type=doc_type,
+        id=doc_type.id,
+        title=doc_type.title,
+        audience=str(getattr(doc_type, "audience", "") or ""),
+        provisions=[_cite_text(p) for p in getattr(doc_type, "provisions", ()) or ()],
+        recipient=recipient,
+        sections=sections,
+        attachments=list(attachments),
+        letterhead={k: str(v) for k, v in letterhead.items() if v},
+        city=j.name,
+        today=date_words(sources.day),
+    )
+
+
+def _cite_text(p: Any) -> str:
+    if isinstance(p, Mapping):
+        return str(p.get("citation", ""))
+    return str(p)
+
+
+def document_types_for(j, step, state: CaseState, at: dt.datetime) -> list:
+    """The document types the step issues for this case (the engine's answer), [] when it issues none."""
+    finder = getattr(j, "document_types", None)
+    if finder is None:
+        return []
+    day = at.astimezone(j.tz).date()
+    return list(finder(step.id, state.designation, day))
+
+
+def draft_documents(
+    case: Case, j, step, *, state: CaseState, inputs: Mapping[str, Any], at: dt.datetime, actor=None
+) -> list[Draft]:
+    """Every document the step issues for the case, filled from the case and these (cleaned) inputs."""
+    types = document_types_for(j, step, state, at)
+    if not types:
+        return []
+    sources = Sources(case, j, state=state, step=step, inputs=inputs, at=at, actor=actor)
+    day = at.astimezone(j.tz).date()
+    out = []
+    for doc_type in types:
+        out.append(
+            fill_document(
+                doc_type,
+                sources,
+                attachments=[fill_document(a, sources) for a in attachments_of(j, doc_type, day)],
+            )
+        )
+    return out
+
+
+def attachments_of(j, doc_type, day: dt.date) -> list:
+    """The document types printed after the document as its following pages (each once)."""
+    pages = getattr(j, "document_pages", None)
+    if pages is not None:
+        return [p for p in pages(doc_type.id, day) if p.id != doc_type.id]
+    return [j.document_type(a, day) for a in getattr(doc_type, "attachments", ()) or ()]

@@ -1,0 +1,866 @@
+"""Documents the law requires (docs/law-packs.md, "Documents"): the pack's `documents:` section, read and
+checked, layered city over state with the state floor, and the vocabulary of the `{…}` sources a
+document's wording may use. Pure Python: the documents app (dogcase/documents) fills the sources from the
+case and renders the letter; this module says what each document must say and checks that it does."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from .errors import InputError, PackError
+from .schema import Where
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .procedure import CaseState, Condition, ProcedureEngine
+
+# ------------------------------------------------------------------------------------------- sources
+
+# The names a document's wording may use in braces, `{dog.description}`: name -> (what it is, where staff
+# supply it). The documents app resolves each one from the case; a name not here is refused at load.
+SOURCES: dict[str, tuple[str, str]] = {
+    "city.name": ("the city's name", "the city's law pack (jurisdiction.name)"),
+    "today": ("the date the document is issued", "set when the document is issued"),
+    "case.number": ("the case number", "given when the case is opened"),
+    "case.designation": ("the designation of the dog, in plain words", "record it with the declaration"),
+    "case.declared_on": ("the date the dog was declared", "record it with the declaration"),
+    "dog.name": ("the dog's name", "record it on the dog's page"),
+    "dog.description": (
+        "a description of the dog (name, breed, sex, colour, markings, microchip when known)",
+        "record it on the dog's page",
+    ),
+    "dog.kept_at": ("the address where the dog is kept", "record it on the dog's page"),
+    "owner.name": ("the owner's name", "record it on the owner's page"),
+    "owner.address": ("the owner's address", "record it on the owner's page"),
+    "owner.names": ("the name of every owner of the dog", "record them on the dog's page"),
+    "incident.number": ("the incident number", "given when the incident is recorded"),
+    "incident.date": ("the date of the incident", "record it on the incident"),
+    "incident.time": ("the time of the incident", "record it on the incident"),
+    "incident.place": ("the place of the incident", "record it on the incident"),
+    "incident.circumstances": ("what happened (the incident's narrative)", "record it on the incident"),
+    "declaration.basis": (
+        "the ground the dog was declared on, with its citation",
+        "record it with the declaration",
+    ),
+    "declaration.date": ("the date of the declaration", "record it with the declaration"),
+    "declarant.name": ("the name of the person who made the declaration", "record it on the declaration"),
+    "declarant.role": ("the office of the person who made the declaration", "record it on the declaration"),
+    "declarant.telephone": (
+        "the telephone number of the person who made the declaration",
+        "record it on the declaration",
+    ),
+    "hearing.at": ("the date and time of the hearing", "record it when the hearing is scheduled"),
+    "hearing.place": ("the place of the hearing", "record it when the hearing is scheduled"),
+    "hearing.officer": ("the hearing officer's name", "record it when the hearing is scheduled"),
+    "hearing.subject": ("what the hearing is about", "record it when the hearing is scheduled"),
+    "hearing.held_on": ("the date the hearing was held", "record it when the hearing is held"),
+    "decision.outcome": ("the hearing officer's decision", "record it with the decision"),
+    "decision.reasons": ("the reasons for the decision", "record them with the decision"),
+    "decision.date": ("the date of the decision", "record it with the decision"),
+    "recommendation.outcome": (
+        "the hearing officer's recommendation to the City Council",
+        "record it with the recommendation",
+    ),
+    "council.outcome": ("the City Council's decision", "record it with the Council's decision"),
+    "council.resolution": (
+        "the number of the Council's resolution or motion",
+        "record it with the Council's decision",
+    ),
+    "council.date": ("the date of the Council's decision", "record it with the Council's decision"),
+    "requirements.list": (
+        "every requirement for the designation, each with its citation",
+        "the law pack (requirements that reach the designation)",
+    ),
+    "registration.conditions": (
+        "each condition of registration, with its citation",
+        "the law pack (conditions of registration)",
+    ),
+    "certificate.number": ("the certificate's number", "given when the certificate is issued"),
+    "certificate.issued_on": ("the date the certificate is issued", "given when the certificate is issued"),
+    "certificate.expires_on": ("the date the certificate expires", "given when the certificate is issued"),
+    "seizure.date": ("the date the dog was seized", "record it on the seizure"),
+    "seizure.ground": ("the ground the dog was seized on, with its citation", "record it on the seizure"),
+    "seizure.place": ("where the seized dog is held", "record it on the seizure"),
+    "reclaim.requirements": (
+        "what the owner must do to reclaim the dog, each with its citation",
+        "the law pack (the requirements proven and the fees to pay)",
+    ),
+}
+
+# Families of names: `deadline.<obligation id>` (and `.citation`), `office.<office id>.<field>`,
+# `input.<input id>` (a value typed in the step's form). Their ids are checked against the jurisdiction.
+OFFICE_FIELDS = ("name", "address", "telephone")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_][a-z0-9_.]*)?$")
+
+
+def placeholders(text: str) -> tuple[str, ...]:
+    """The `{…}` names a text uses, in order, each once."""
+    return tuple(dict.fromkeys(m.strip() for m in _PLACEHOLDER.findall(text)))
+
+
+def source_family(name: str) -> str | None:
+    """The family of a source name ("deadline", "office", "input"), or None for a fixed name."""
+    head = name.split(".", 1)[0]
+    return head if head in ("deadline", "office", "input") and "." in name else None
+
+
+def describe_source(name: str, offices: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[str, str]:
+    """(what it is, where staff supply it) for a source name, the families included."""
+    if name in SOURCES:
+        return SOURCES[name]
+    family = source_family(name)
+    rest = name.split(".", 1)[1] if family else ""
+    if family == "deadline":
+        if rest.endswith(".citation"):
+            return (
+                f"the citation of the time limit {rest[: -len('.citation')]!r}",
+                "the law pack (the deadline's provision)",
+            )
+        return (
+            f"the date the time limit {rest!r} ends for this case",
+            "computed by dogcase from the case's dates (record the step that starts it)",
+        )
+    if family == "office":
+        office, _, what = rest.rpartition(".")
+        label = ((offices or {}).get(office) or {}).get("name") or office.replace("_", " ")
+        return (f"the {label}'s {what}", "supply it in the city's law pack (jurisdiction.offices)")
+    if family == "input":
+        return (f"the value typed in the step's form ({rest})", "type it in the form of the step")
+    return (name, "")
+
+
+def missing_message(name: str, offices: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """What a document says when a source has no value: "the City Clerk/Treasurer's address — supply it
+    in the city's law pack (jurisdiction.offices)"."""
+    what, where = describe_source(name, offices)
+    where = (
+        where
+        if where.startswith(("supply", "record", "type", "given", "set", "computed"))
+        else f"see {where}"
+    )
+    return f"{what} — {where}"
+
+
+# ------------------------------------------------------------------------------------------- as written
+
+
+@dataclass(frozen=True)
+class SectionDef:
+    elements: tuple[str, ...]  # element refs as written: "id" or "notice_id.element_id"
+    heading: str | None
+    text: str
+    when: Any  # the raw condition (parsed by the engine), or None
+    line: int
+    provision: str | None = None  # the clause cited beside the statement (default: its element's provision)
+
+
+@dataclass(frozen=True)
+class OwnElement:
+    id: str
+    text: str
+    provision: str  # provision key
+    when: Any
+    line: int
+
+
+@dataclass(frozen=True)
+class DocumentDef:
+    """A document type as one pack writes it (before layering)."""
+
+    pack: str
+    layer: str
+    id: str
+    title: str
+    for_: tuple[str, ...] | None
+    issued_by: tuple[str, ...]
+    notices: tuple[str, ...]
+    audience: str
+    provisions: tuple[str, ...]  # provision keys
+    sections: tuple[SectionDef, ...]
+    attachments: tuple[str, ...]
+    elements: tuple[OwnElement, ...]
+    file: str
+    line: int
+    key_lines: Mapping[str, int] = field(default_factory=dict)
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+def _text(value: str) -> str:
+    """Wording as written, each paragraph's lines joined (a blank line keeps a paragraph break)."""
+    return "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", value.strip()) if p.strip())
+
+
+def check_source_names(text: str, where: Where) -> tuple[str, ...]:
+    names = placeholders(text)
+    for name in names:
+        if not _NAME.match(name) or (name not in SOURCES and source_family(name) is None):
+            families = (
+                "deadline.<obligation id>, office.<office id>.<name|address|telephone>, input.<input id>"
+            )
+            raise where.fail(
+                f"unknown source {{{name}}}: a document may use {', '.join(sorted(SOURCES))}, or {families} "
+                "(dogcase/law/documents.py)"
+            )
+        if source_family(name) == "office" and name.rsplit(".", 1)[-1] not in OFFICE_FIELDS:
+            raise where.fail(f"unknown source {{{name}}}: an office gives {', '.join(OFFICE_FIELDS)}")
+    return names
+
+
+def parse_documents(raw: Any, where: Where, pack_id: str, layer: str) -> tuple[DocumentDef, ...]:
+    """The `documents:` list of one pack, checked within the pack (references to notices, steps and
+    provisions are checked when the jurisdiction is built)."""
+    out: list[DocumentDef] = []
+    seen: dict[str, int] = {}
+    lines = getattr(raw, "item_lines", None) or []
+    for index, item in enumerate(raw):
+        line = raw.line_of(index) if hasattr(raw, "line_of") else (lines[index] if index < len(lines) else 0)
+        here = where.at(index, line)
+        did = item["id"]
+        if did in seen:
+            raise here.at("id", item.line_of("id")).fail(
+                f"document id {did!r} is used twice (first at line {seen[did]})"
+            )
+        seen[did] = line or 0
+        sections: list[SectionDef] = []
+        for s_index, s in enumerate(item["sections"]):
+            s_line = item["sections"].line_of(s_index)
+            swhere = here.at("sections", item.line_of("sections")).at(s_index, s_line)
+            check_source_names(s["text"], swhere.at("text", s.line_of("text")))
+            if "heading" in s:
+                check_source_names(s["heading"], swhere.at("heading", s.line_of("heading")))
+            element = s.get("element")
+            elements = () if element is None else (element,) if isinstance(element, str) else tuple(element)
+            sections.append(
+                SectionDef(
+                    elements=elements,
+                    heading=" ".join(s["heading"].split()) if "heading" in s else None,
+                    text=_text(s["text"]),
+                    when=s.get("when"),
+                    line=s_line or line,
+                    provision=(
+                        (s["provision"] if ":" in s["provision"] else f"{pack_id}:{s['provision']}")
+                        if "provision" in s
+                        else None
+                    ),
+                )
+            )
+        check_source_names(item["title"], here.at("title", item.line_of("title")))
+        own: list[OwnElement] = []
+        for e_index, e in enumerate(item.get("elements", ())):
+            e_line = item["elements"].line_of(e_index)
+            if any(x.id == e["id"] for x in own):
+                raise here.at("elements", e_line).fail(f"element {e['id']!r} is listed twice")
+            provision = e["provision"]
+            own.append(
+                OwnElement(
+                    id=e["id"],
+                    text=" ".join(e["text"].split()),
+                    provision=provision if ":" in provision else f"{pack_id}:{provision}",
+                    when=e.get("when"),
+                    line=e_line or line,
+                )
+            )
+        out.append(
+            DocumentDef(
+                pack=pack_id,
+                layer=layer,
+                id=did,
+                title=" ".join(item["title"].split()),
+                for_=tuple(item["for"]) if "for" in item else None,
+                issued_by=tuple(item.get("issued_by", ())),
+                notices=tuple(item.get("notices", ())),
+                audience=item.get("audience", "owner"),
+                provisions=tuple(p if ":" in p else f"{pack_id}:{p}" for p in item.get("provisions", ())),
+                sections=tuple(sections),
+                attachments=tuple(item.get("attachments", ())),
+                elements=tuple(own),
+                file=where.file,
+                line=line or 0,
+                key_lines={k: item.line_of(k) for k in item},
+            )
+        )
+    return tuple(out)
+
+
+def parse_offices(jur: Any) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None]:
+    offices = {
+        oid: {"id": oid, "name": o["name"], "address": o.get("address"), "telephone": o.get("telephone")}
+        for oid, o in (jur.get("offices") or {}).items()
+    }
+    head = jur.get("letterhead")
+    letterhead = (
+        {"name": head["name"], "address": head.get("address"), "telephone": head.get("telephone")}
+        if head
+        else None
+    )
+    return offices, letterhead
+
+
+# ------------------------------------------------------------------------------------------- layered
+
+
+@dataclass(frozen=True)
+class Section:
+    """One statement of a document, after layering. `element` is the element value the section carries
+    ("<provision key>/<element id>", the value the act's `contents` check takes); `elements` every element it
+    carries (a city section may state a city element and the state's same element at once)."""
+
+    element: str | None
+    element_text: str | None  # the law's words for the element
+    citation: dict[str, Any] | None  # the provision that requires it (or, for free text, None)
+    heading: str | None
+    text: str  # the template, with {sources}
+    sources: tuple[str, ...]
+    when: Condition | None  # the section's condition, else its element's (None: always)
+    layer: str  # "city" | "state"
+    elements: tuple[str, ...] = ()
+    appended: bool = False  # added by the state floor: the city's document did not state the element
+    line: int = 0
+    file: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "element": self.element,
+            "elements": list(self.elements),
+            "element_text": self.element_text,
+            "citation": dict(self.citation) if self.citation else None,
+            "heading": self.heading,
+            "text": self.text,
+            "sources": list(self.sources),
+            "when": self.when.as_dict() if self.when is not None else None,
+            "layer": self.layer,
+            "appended": self.appended,
+        }
+
+
+@dataclass(frozen=True)
+class DocumentType:
+    id: str
+    title: str
+    audience: str
+    for_: tuple[str, ...] | None
+    issued_by: tuple[str, ...]
+    provisions: tuple[dict[str, Any], ...]  # cites of the clauses it is issued under
+    attachments: tuple[str, ...]
+    sections: tuple[Section, ...]
+    notices: tuple[str, ...]  # notice ids whose elements it must contain (any layer)
+    required: tuple[dict[str, Any], ...]  # every element it must contain: {value, label, provision, when}
+    layer: str
+    pack: str
+    file: str
+    line: int
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(n for s in self.sections for n in (*placeholders(self.title), *s.sources)))
+
+    def reaches(self, designation: str | None) -> bool:
+        return self.for_ is None or designation in self.for_
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "audience": self.audience,
+            "for": list(self.for_) if self.for_ is not None else None,
+            "issued_by": list(self.issued_by),
+            "provisions": [dict(p) for p in self.provisions],
+            "attachments": list(self.attachments),
+            "notices": list(self.notices),
+            "layer": self.layer,
+            "sections": [s.as_dict() for s in self.sections],
+        }
+
+
+class DocumentEngine:
+    """The documents of one jurisdiction: checked as a whole when built, layered per day."""
+
+    def __init__(self, procedure: ProcedureEngine) -> None:
+        from .procedure import _parse_condition
+
+        self.procedure = procedure
+        j = procedure.j
+        self.j = j
+        self.offices: dict[str, dict[str, Any]] = {}
+        self.letterhead: dict[str, Any] | None = None
+        for layer in j.layers:
+            self.offices.update(layer.offices)
+            self.letterhead = layer.letterhead or self.letterhead
+        self.defs: dict[str, list[DocumentDef]] = {}
+        for layer in j.layers:
+            for d in layer.documents:
+                self.defs.setdefault(d.id, []).append(d)
+        self.warnings: list[dict[str, str]] = []
+        self._conditions: dict[tuple[int, int], Condition] = {}
+
+        def ref(value: str, at: Where, pack: str) -> str:
+            return value if ":" in value else f"{pack}:{value}"
+
+        for defs in self.defs.values():
+            for d in defs:
+                for index, s in enumerate(d.sections):
+                    if s.when is not None:
+                        self._conditions[(id(d), index)] = _parse_condition(
+                            s.when,
+                            Where(d.file, s.line, f"document {d.id}.sections[{index}].when"),
+                            d.pack,
+                            lambda v, at, pack=d.pack: ref(v, at, pack),
+                        )
+                for e in d.elements:
+                    if e.when is not None:
+                        self._conditions[(id(d), -1 - d.elements.index(e))] = _parse_condition(
+                            e.when,
+                            Where(d.file, e.line, f"document {d.id}.elements.{e.id}.when"),
+                            d.pack,
+                            lambda v, at, pack=d.pack: ref(v, at, pack),
+                        )
+        self._check()
+        self._cache: dict[dt.date, dict[str, DocumentType]] = {}
+        self._check_layered()
+
+    # ------------------------------------------------------------------------------------------ checks
+
+    def _notice_versions(self, notice: str):
+        return self.procedure._notices.get(notice, ())
+
+    def _check(self) -> None:
+        p = self.procedure
+        j = self.j
+        every = {**p.defs, **{k: [x[0]] for k, x in p.withdrawn.items()}}
+        step_inputs: dict[str, set[str]] = {}
+        for sid, defs in every.items():
+            step_inputs[sid] = {i.id for d in defs for i in d.inputs}
+        deadline_ids = set(j.deadline_ids())
+        for did, defs in self.defs.items():
+            if did in p._notices:
+                d = defs[0]
+                raise PackError(
+                    d.file,
+                    d.line,
+                    f"document {did!r}: a notice provision has that id; give the document its own "
+                    "(a step's documents: names notices and documents alike)",
+                )
+            for d in defs:
+
+                def fail(message: str, line: int | None = None, d: DocumentDef = d) -> PackError:
+                    return PackError(d.file, line or d.line, f"document {d.id!r}: {message}")
+
+                if d.layer == "state" and len(defs) > 1 and defs[-1] is not d:
+                    pass  # replaced by the city's document of that id
+                for des in d.for_ or ():
+                    if des not in j.designations:
+                        raise fail(
+                            f"unknown designation {des!r}; this jurisdiction has "
+                            f"{', '.join(sorted(j.designations))}",
+                            d.line_of("for"),
+                        )
+                for sid in d.issued_by:
+                    if sid not in every:
+                        raise fail(f"issued_by names unknown step {sid!r}", d.line_of("issued_by"))
+                for n in d.notices:
+                    if n not in p._notices:
+                        raise fail(
+                            f"unknown notice {n!r}; notices: {', '.join(sorted(p._notices))}",
+                            d.line_of("notices"),
+                        )
+                for key in d.provisions:
+                    if not p._provision_exists(key):
+                        raise fail(
+                            f"refers to provision {key!r}, which is not defined", d.line_of("provisions")
+                        )
+                for a in d.attachments:
+                    if a not in self.defs:
+                        raise fail(f"attaches unknown document {a!r}", d.line_of("attachments"))
+                    if a == d.id:
+                        raise fail("a document cannot attach itself", d.line_of("attachments"))
+                for e in d.elements:
+                    if not p._provision_exists(e.provision):
+                        raise fail(f"element {e.id!r}: provision {e.provision!r} is not defined", e.line)
+                notices = self._notices_of(d)
+                for index, s in enumerate(d.sections):
+                    for ref in s.elements:
+                        self._resolve(d, notices, ref, lambda m, line=s.line: fail(m, line))
+                    texts = [s.text, s.heading or ""]
+                    for name in (n for t in texts for n in placeholders(t)):
+                        family = source_family(name)
+                        rest = name.split(".", 1)[1] if family else ""
+                        if family == "deadline":
+                            did_ = rest[: -len(".citation")] if rest.endswith(".citation") else rest
+                            if did_ not in deadline_ids:
+                                raise fail(f"unknown source {{{name}}}: no deadline {did_!r}", s.line)
+                        elif family == "office":
+                            office = rest.rsplit(".", 1)[0]
+                            if office not in self.offices:
+                                raise fail(
+                                    f"unknown source {{{name}}}: no office {office!r} in jurisdiction.offices "
+                                    f"({', '.join(sorted(self.offices)) or 'none'})",
+                                    s.line,
+                                )
+                        elif family == "input":
+                            issuers = self._issuers(d, attached=True)
+                            if not any(rest in step_inputs.get(sid, ()) for sid in issuers):
+                                raise fail(
+                                    f"unknown source {{{name}}}: no step that issues the document has an input "
+                                    f"{rest!r}",
+                                    s.line,
+                                )
+                    if s.provision and not p._provision_exists(s.provision):
+                        raise fail(f"section cites provision {s.provision!r}, which is not defined", s.line)
+                    cond = self._conditions.get((id(d), index))
+                    if cond is not None:
+                        self._check_condition(cond, d, s.line, every, fail)
+        for office in self.offices.values():
+            for what in ("address", "telephone"):
+                if not office.get(what):
+                    self.warnings.append(
+                        {
+                            "pack": j.id,
+                            "file": j.pack.file,
+                            "warning": f"jurisdiction.offices.{office['id']}: {what} not given — "
+                            f"{missing_message('office.' + office['id'] + '.' + what, self.offices)}; "
+                            "a document that uses it cannot be issued until then",
+                        }
+                    )
+
+    def _check_condition(self, cond, d: DocumentDef, line: int, every, fail) -> None:
+        from .procedure import _walk
+
+        for c in _walk((cond,)):
+            if c.uses_inputs() and not c.parts:
+                raise fail(
+                    f"when: {c.test!r} reads a step's form; a section's condition reads the case "
+                    "(done, not_done, outcome, last, within, from, after, ground_of, prohibited)",
+                    line,
+                )
+        self.procedure._check_condition(cond, every, fail, line)
+
+    def _issuers(self, d: DocumentDef, *, attached: bool = False) -> tuple[str, ...]:
+        """The steps that issue a document: its issued_by and the steps whose documents: name it; with
+        `attached`, also the issuers of the documents it is attached to."""
+        out = list(d.issued_by)
+        for sid, defs in self.procedure.defs.items():
+            if any(d.id in sd.documents for sd in defs):
+                out.append(sid)
+        if attached:
+            for other in self.defs.values():
+                if d.id in other[-1].attachments and other[-1].id != d.id:
+                    out += [s for s in self._issuers(other[-1], attached=True) if s not in out]
+        return tuple(dict.fromkeys(out))
+
+    def _notices_of(self, d: DocumentDef) -> tuple[str, ...]:
+        """The notices a document must contain: its own `notices:`, and those of the state document of the
+        same id it replaces (the floor)."""
+        out = list(d.notices)
+        for other in self.defs.get(d.id, ()):
+            if other is not d and other.layer == "state":
+                out += other.notices
+        return tuple(dict.fromkeys(out))
+
+    def _resolve(
+        self, d: DocumentDef, notices: tuple[str, ...], ref: str, fail
+    ) -> list[tuple[str, Any, dict]]:
+        """An element ref of a section: (notice id or "", version, element) for each version that has it;
+        raises when none does or when it is ambiguous."""
+        if "." in ref and ref.split(".", 1)[0] in self.procedure._notices:
+            notice, _, eid = ref.partition(".")
+            if notice not in notices:
+                raise fail(f"element {ref!r}: notice {notice!r} is not one of the document's notices")
+            candidates = [notice]
+        else:
+            notice, eid = "", ref
+            candidates = list(notices)
+        found: list[tuple[str, Any, dict]] = []
+        for n in candidates:
+            for v in self._notice_versions(n):
+                for element in v.effect.get("elements") or ():
+                    if element["id"] == eid:
+                        found.append((n, v, element))
+        own = [e for e in d.elements if e.id == eid] if not notice else []
+        if own:
+            found.append(("", None, {"id": eid, "own": own[0]}))
+        if not found:
+            known = sorted(
+                {
+                    f"{n}.{e['id']}"
+                    for n in candidates
+                    for v in self._notice_versions(n)
+                    for e in v.effect.get("elements") or ()
+                }
+                | {e.id for e in d.elements}
+            )
+            raise fail(
+                f"element {ref!r} is not an element of its notices or its own elements: {', '.join(known)}"
+            )
+        if len({n for n, _, _ in found}) > 1:
+            raise fail(
+                f"element {ref!r} is an element of {', '.join(sorted({n or 'the document' for n, _, _ in found}))}: "
+                "write notice_id.element_id (or list both to state both)"
+            )
+        return found
+
+    def _check_layered(self) -> None:
+        """Every document, on every day its law changes: each required element of each notice it carries
+        (any layer) is stated by a section (the state floor may add it, with a warning); each notice a step
+        serves is written by a document the step issues (else a warning)."""
+        days = sorted({dt.date(1900, 1, 1), *self.procedure._days})
+        seen_warnings: set[str] = set()
+        for day in days:
+            docs = self.on(day)
+            for doc in docs.values():
+                for s in doc.sections:
+                    if s.appended:
+                        message = (
+                            f"document {doc.id!r} ({doc.title}) does not state the state's element “{s.element_text}” "
+                            f"({s.citation['citation'] if s.citation else ''}): the state document's wording is "
+                            "appended to it; the city attorney should confirm or write the city's own"
+                        )
+                        if message not in seen_warnings:
+                            seen_warnings.add(message)
+                            self.warnings.append({"pack": self.j.id, "file": doc.file, "warning": message})
+            for sid, step in self.procedure.steps_on(day).items():
+                for variant in (step, step.undeclared_step):
+                    if variant is None:
+                        continue
+                    for des in variant.for_ or (*self.j.designations, None):
+                        if not variant.applies_to(des):
+                            continue
+                        issued = self.for_step(variant, des, day)
+                        written = {n for doc in issued for n in self._with_attachments_notices(doc, day)}
+                        for v in self.procedure._documents_for(variant, des, day):
+                            if v.effect.get("elements") and v.effect["id"] not in written:
+                                message = (
+                                    f"step {sid!r} serves the notice {v.effect['id']!r} ({v.citation}) "
+                                    f"for {des or 'a case not declared'}, but no document it issues writes it: "
+                                    "dogcase cannot write it until a document does (docs/law-packs.md, Documents)"
+                                )
+                                if message not in seen_warnings:
+                                    seen_warnings.add(message)
+                                    self.warnings.append(
+                                        {"pack": self.j.id, "file": self.j.pack.file, "warning": message}
+                                    )
+
+    # ------------------------------------------------------------------------------------------ layering
+
+    def on(self, day: dt.date) -> dict[str, DocumentType]:
+        index = _bucket(self.procedure._days, day)
+        cached = self._cache.get(index)
+        if cached is None:
+            cached = self._cache[index] = {did: self._layered(defs, day) for did, defs in self.defs.items()}
+        return cached
+
+    def _layered(self, defs: list[DocumentDef], day: dt.date) -> DocumentType:
+        main = defs[-1]  # the city's, where it writes one
+        notices = self._notices_of(main)
+        sections = self._sections(main, notices, day)
+        filled = {e for s in sections for e in s.elements}
+        required = self._required(main, notices, day)
+        # the state floor: a state element the city's document does not state gets the state's wording
+        if main.layer == "city":
+            for req in required:
+                if req["value"] in filled or req["layer"] != "state":
+                    continue
+                donor = self._state_section_for(req, day)
+                if donor is None:
+                    raise PackError(
+                        main.file,
+                        main.line,
+                        f"document {main.id!r}: no section states the state's element “{req['label']}” "
+                        f"({req['provision']['citation']}), and no state document has wording for it: "
+                        "write a section for it",
+                    )
+                sections.append(replace(donor, appended=True))
+                filled |= set(donor.elements)
+        for req in required:
+            if req["value"] not in filled:
+                raise PackError(
+                    main.file,
+                    main.line,
+                    f"document {main.id!r}: no section states the element “{req['label']}” "
+                    f"({req['provision']['citation']}); every element the law requires needs a section "
+                    "(element: " + req["value"].rsplit("/", 1)[1] + ")",
+                )
+        return DocumentType(
+            id=main.id,
+            title=main.title,
+            audience=main.audience,
+            for_=main.for_,
+            issued_by=self._issuers(main),
+            provisions=tuple(c for key in main.provisions if (c := self.procedure._cite(key, day))),
+            attachments=main.attachments,
+            sections=tuple(sections),
+            notices=notices,
+            required=tuple(required),
+            layer=main.layer,
+            pack=main.pack,
+            file=main.file,
+            line=main.line,
+        )
+
+    def _sections(self, d: DocumentDef, notices: tuple[str, ...], day: dt.date) -> list[Section]:
+        out: list[Section] = []
+
+        def fail(message: str, line: int) -> PackError:
+            return PackError(d.file, line, f"document {d.id!r}: {message}")
+
+        for index, s in enumerate(d.sections):
+            values: list[str] = []
+            first: tuple[str | None, dict | None, Any] = (None, None, None)
+            for ref in s.elements:
+                for _n, v, element in self._resolve(d, notices, ref, lambda m, line=s.line: fail(m, line)):
+                    if v is None:
+                        own = element["own"]
+                        value = f"{own.provision}/{own.id}"
+                        cite = self.procedure._cite(own.provision, day)
+                        cond = self._conditions.get((id(d), -1 - d.elements.index(own)))
+                        if value not in values:
+                            values.append(value)
+                        if first[0] is None:
+                            first = (own.text, cite, cond)
+                        continue
+                    if not v.in_force.contains(day):
+                        continue
+                    value = f"{v.cite()['provision']}/{element['id']}"
+                    if value not in values:
+                        values.append(value)
+                    if first[0] is None:
+                        cond = self.procedure._element_conditions.get((id(v), element["id"]))
+                        first = (element["text"], {**v.cite(), "pack": v.pack}, cond)
+            if s.elements and not values:
+                continue  # its element is not in force on this day
+            own_when = self._conditions.get((id(d), index))
+            out.append(
+                Section(
+                    element=values[0] if values else None,
+                    elements=tuple(values),
+                    element_text=" ".join(first[0].split()) if first[0] else None,
+                    citation=(self.procedure._cite(s.provision, day) if s.provision else None) or first[1],
+                    heading=s.heading,
+                    text=s.text,
+                    sources=tuple(dict.fromkeys((*placeholders(s.heading or ""), *placeholders(s.text)))),
+                    when=own_when if own_when is not None else first[2],
+                    layer=d.layer,
+                    line=s.line,
+                    file=d.file,
+                )
+            )
+        return out
+
+    def _required(self, d: DocumentDef, notices: tuple[str, ...], day: dt.date) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for n in notices:
+            for v in self._notice_versions(n):
+                if not v.in_force.contains(day):
+                    continue
+                for element in v.effect.get("elements") or ():
+                    out.append(
+                        {
+                            "value": f"{v.cite()['provision']}/{element['id']}",
+                            "label": element["text"],
+                            "provision": {**v.cite(), "pack": v.pack},
+                            "layer": v.layer,
+                            "notice": n,
+                            "for": tuple(v.effect.get("for") or ()),
+                            "when": self.procedure._element_conditions.get((id(v), element["id"])),
+                        }
+                    )
+        for index, e in enumerate(d.elements):
+            out.append(
+                {
+                    "value": f"{e.provision}/{e.id}",
+                    "label": e.text,
+                    "provision": self.procedure._cite(e.provision, day) or {"citation": e.provision},
+                    "layer": d.layer,
+                    "notice": None,
+                    "for": (),
+                    "when": self._conditions.get((id(d), -1 - index)),
+                }
+            )
+        return out
+
+    def _state_section_for(self, req: Mapping[str, Any], day: dt.date) -> Section | None:
+        for defs in self.defs.values():
+            for d in defs:
+                if d.layer != "state":
+                    continue
+                notices = self._notices_of(d)
+                if req["notice"] not in notices:
+                    continue
+                for s in self._sections(d, notices, day):
+                    if req["value"] in s.elements:
+                        return s
+        return None
+
+    # ------------------------------------------------------------------------------------------ queries
+
+    def document_type(self, doc_id: str, day: dt.date) -> DocumentType:
+        docs = self.on(day)
+        if doc_id not in docs:
+            raise InputError("document", f"unknown document {doc_id!r}; known: {', '.join(docs) or 'none'}")
+        return docs[doc_id]
+
+    def for_step(self, step, designation: str | None, day: dt.date) -> list[DocumentType]:
+        """The document types a step issues for a case with this designation (attachments not listed: they
+        are pages of the document that attaches them)."""
+        out = []
+        for doc in self.on(day).values():
+            if step.id in doc.issued_by and doc.reaches(designation):
+                out.append(doc)
+        return out
+
+    def _with_attachments_notices(self, doc: DocumentType, day: dt.date) -> set[str]:
+        out = set(doc.notices)
+        for a in doc.attachments:
+            out |= self._with_attachments_notices(self.on(day)[a], day)
+        return out
+
+    def pages(self, doc: DocumentType, day: dt.date) -> list[DocumentType]:
+        """The document and its attachments (each once), in order."""
+        out = [doc]
+        for a in doc.attachments:
+            for page in self.pages(self.on(day)[a], day):
+                if page.id not in [x.id for x in out]:
+                    out.append(page)
+        return out
+
+    def section_applies(self, section: Section, state: CaseState, at: dt.datetime, step=None) -> bool:
+        """Whether a section's `when` holds for the case at `at` (unknown: it applies — the owner's side)."""
+        if section.when is None:
+            return True
+        from .procedure import _Context
+
+        day = at.astimezone(self.j.tz).date()
+        ctx = _Context(self.procedure, state, None, at, day, None)
+        result, _ = ctx.evaluate(section.when, step, None)
+        return result is not False
+
+    def applicable_sections(self, doc: DocumentType, state: CaseState, at: dt.datetime) -> list[Section]:
+        return [s for s in doc.sections if self.section_applies(s, state, at)]
+
+    def elements_contained(self, doc_ids: Iterable[str], state: CaseState, at: dt.datetime) -> list[str]:
+        """The element values that documents (with their attachments) contain for this case: the value the
+        step's `contents` check takes when they are issued."""
+        day = at.astimezone(self.j.tz).date()
+        notice_elements = {
+            f"{v.cite()['provision']}/{e['id']}"
+            for versions in self.procedure._notices.values()
+            for v in versions
+            for e in v.effect.get("elements") or ()
+        }
+        out: list[str] = []
+        for did in doc_ids:
+            for page in self.pages(self.document_type(did, day), day):
+                for s in self.applicable_sections(page, state, at):
+                    out += [e for e in s.elements if e not in out and e in notice_elements]
+        return out
+
+
+def _bucket(days: list[dt.date], day: dt.date) -> int:
+    import bisect
+
+    return bisect.bisect_right(days, day)
