@@ -44,13 +44,17 @@ class NextStep:
     right: bool  # the owner's right: unused at the end of its time it is lost (not a duty that is overdue)
     consequences: tuple[Consequence, ...] = ()
     reason: str = ""  # why no date can be worked out yet (status undetermined; for staff: it names settings)
+    # no date yet, but one known so far (a later date the owner keeps cannot be computed yet, e.g. the date the
+    # notice was received is not recorded): that date, and the later ones in words with their citations
+    at_least: dt.date | None = None
+    later: tuple[str, ...] = ()
     citations: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def due_day(self) -> dt.date | None:
         if isinstance(self.due, dt.datetime):
             return timezone.localtime(self.due).date()
-        return self.due
+        return self.due or self.at_least
 
 
 def _citation_text(cites) -> str:
@@ -75,8 +79,36 @@ def next_steps(case, *, at: dt.datetime, state=None) -> list[NextStep]:
 
     j = jurisdiction_of(case)
     state = state if state is not None else case_state(case)
+    return steps_from(j.obligations(state, at), j)
+
+
+def _known_so_far(ob, j) -> tuple[dt.date | None, tuple[str, ...]]:
+    """An undetermined due date: the date known so far (the engine's lower bound) and the later ones the owner
+    keeps, in words ("14 days after the notice being received (§ 90.15 (H))")."""
+    answer = getattr(ob, "answer", None) or {}
+    bound = (answer.get("bound") or {}).get("at_least")
+    if ob.due is not None or not bound:
+        return None, ()
+    later = []
+    for e in answer.get("entries", ()):
+        period = e.get("period") or {}
+        if e.get("status") != "undetermined" or not period.get("amount") or not e.get("trigger"):
+            continue
+        unit = "business days" if "business" in str(period.get("unit", "")) else "days"
+        cite = (e.get("provision") or {}).get("citation", "")
+        event = j.event_label(e["trigger"]) if j is not None else str(e["trigger"]).replace("_", " ")
+        later.append(f"{period['amount']} {unit} after {event}{f' ({cite})' if cite else ''}")
+    try:
+        return dt.date.fromisoformat(str(bound)[:10]), tuple(later)
+    except ValueError:
+        return None, ()
+
+
+def steps_from(obligations, j=None) -> list[NextStep]:
+    """The box's lines from the engine's obligations (`Jurisdiction.obligations`), already computed; `j` the
+    jurisdiction, for the city's words of the events a later date counts from."""
     out = []
-    for ob in j.obligations(state, at):
+    for ob in obligations:
         if ob.who not in ("owner", "city") or ob.status not in OPEN_STATUSES or ob.kind == "ongoing":
             continue
         out.append(
@@ -96,6 +128,7 @@ def next_steps(case, *, at: dt.datetime, state=None) -> list[NextStep]:
                 ),
                 reason=ob.reason or "",
                 citations=tuple(dict(c) for c in ob.citations),
+                **dict(zip(("at_least", "later"), _known_so_far(ob, j), strict=True)),
             )
         )
     out.sort(key=_sort_key)
@@ -137,7 +170,16 @@ def _explain(step: NextStep, language: str) -> dict[str, Any]:
             sentence = gettext("The city may act from %(date)s:") % {"date": when}
         else:
             sentence = gettext("The city must do this by %(date)s:") % {"date": when}
-        if step.due is None:
+        if step.due is None and step.at_least is not None:
+            when = date_words(step.at_least, language)
+            sentence = (
+                gettext("You may do this until at least %(date)s, or later (see the English text):")
+                if step.right
+                else gettext(
+                    "This must be done by %(date)s at the earliest, or later (see the English text):"
+                )
+            ) % {"date": when}
+        elif step.due is None:
             sentence = (
                 gettext("You: the date cannot be worked out yet.")
                 if step.who == "owner"
@@ -181,6 +223,8 @@ def box_rows(steps: list[NextStep], language: str = "en") -> list[dict[str, Any]
                 "who_words": "You (the owner)" if step.who == "owner" else "The city",
                 "what": step.what[:1].upper() + step.what[1:],
                 "when": date_words(step.due, "en"),
+                "at_least": date_words(step.at_least, "en"),
+                "later": step.later,
                 "when_words": {"not_before": "not before", "window": "open until"}.get(step.kind, "by"),
                 "overdue": step.status == "overdue",
                 "citation": step.citation,

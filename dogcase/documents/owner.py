@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from dogcase.cases.models import Case, Person
-from dogcase.documents.next_steps import date_words, next_steps, render_next_steps
+from dogcase.documents.next_steps import date_words, next_steps, render_next_steps, steps_from
 
 
 def owner_language(case: Case, recipient: Person | None = None) -> str:
@@ -51,13 +51,19 @@ def owner_reading(
     office_contact: str = "",
     hearing_at: dt.datetime | None = None,
     hearing_place: str = "",
+    obligations=None,
 ) -> OwnerReading:
     """The box and the explanation for a document titled `title` issued on `case` at `at`. `state` is the
     case as the engine reads it after the step that issues the document (see next_steps.next_steps);
     `hearing_at`/`hearing_place` for a notice of hearing (the explanation then names the hearing and its
-    calendar file)."""
+    calendar file). `obligations`: the engine's obligations for that state, when already computed."""
     language = language or owner_language(case)
-    steps = next_steps(case, at=at, state=state)
+    if obligations is not None:
+        from dogcase.law import library
+
+        steps = steps_from(obligations, library().get(case.jurisdiction))
+    else:
+        steps = next_steps(case, at=at, state=state)
     box = render_next_steps(case, at=at, language=language, steps=steps)
     explanation = ""
     if language != "en":
