@@ -35,6 +35,38 @@ def flush_passes_the_event_triggers():
         yield
 
 
+# What each city supplies for its documents beside its law pack (dogcase.documents.models.CityOffice): the
+# addresses and telephones of the offices its pack names without them. Test values.
+OFFICE_ADDRESS = "100 Test Avenue"
+OFFICE_TELEPHONE = "218-555-0001"
+
+
+@pytest.fixture(autouse=True)
+def city_offices(request):
+    """Every database test finds the cities' offices supplied, as a deployed city has them, so that the
+    documents a step issues can be filled (a test of a missing one deletes the rows)."""
+    if not ({"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)) and not (
+        request.node.get_closest_marker("django_db")
+    ):
+        return
+    request.getfixturevalue("transactional_db" if _transactional(request) else "db")
+    from dogcase.documents.models import CityOffice
+    from dogcase.law import library
+
+    for city, j in library().jurisdictions.items():
+        for office in [*(getattr(j, "offices", None) or {}), "letterhead"]:
+            CityOffice.objects.get_or_create(
+                jurisdiction=city,
+                office=office,
+                defaults={"address": f"{OFFICE_ADDRESS}, {j.name}", "telephone": OFFICE_TELEPHONE},
+            )
+
+
+def _transactional(request) -> bool:
+    marker = request.node.get_closest_marker("django_db")
+    return "transactional_db" in request.fixturenames or bool(marker and marker.kwargs.get("transaction"))
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The production hasher is slow on purpose; tests hash many passwords and need none of that strength.

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from dogcase.cases import acts
 from dogcase.cases.models import Case, Incident
+from dogcase.documents.models import CityOffice
 from dogcase.law import library
 
 
@@ -71,6 +72,22 @@ CHASE = {
     "law_enforcement_dog": False,
 }
 
+# The demo officer's telephone, which a notice of declaration states (§ 90.15 (B)(2)(a)); 555 numbers are fictional.
+DEMO_TELEPHONE = "218-555-0160"
+# What a deployed city supplies in the admin for its documents (documents.CityOffice): demo values, marked so.
+DEMO_OFFICE = {
+    "address": "City Hall (demo address: set the real one in the admin)",
+    "telephone": "218-555-0150",
+}
+# The demo users' names, which documents print (who declared the dog, who decided).
+DEMO_NAMES = {
+    "officer": ("Dana", "Reiter"),
+    "police": ("Chris", "Halvorsen"),
+    "clerk": ("Kim", "Aasen"),
+    "hearing": ("Ruth", "Aamodt"),
+    "council": ("Lee", "Brandvold"),
+}
+
 # Stands for "every condition the law puts on registration, proven": filled from the pack at play time.
 ALL_CONDITIONS = "all conditions of registration"
 
@@ -83,13 +100,18 @@ def battle_lake() -> list[Story]:
         {
             "designation": "dangerous",
             "basis": "Unprovoked bite causing substantial bodily harm, see incident report.",
+            "declarant_telephone": DEMO_TELEPHONE,
         },
     )
     declare_p = (
         "declare",
         "officer",
         0,
-        {"designation": "potentially_dangerous", "basis": "Unprovoked bite on a person in a public place."},
+        {
+            "designation": "potentially_dangerous",
+            "basis": "Unprovoked bite on a person in a public place.",
+            "declarant_telephone": DEMO_TELEPHONE,
+        },
     )
 
     def at(step, days, **extra):
@@ -593,11 +615,18 @@ def load_demo(out=None) -> dict[str, int]:
             username__in=["officer", "police", "clerk", "hearing", "council"]
         )
     }
+    for username, (first, last) in DEMO_NAMES.items():
+        user = users.get(username)
+        if user is not None and not user.first_name:
+            user.first_name, user.last_name = first, last
+            user.save(update_fields=["first_name", "last_name"])
     made: dict[str, int] = {}
     for city, stories in STORIES.items():
-        library().get(city)  # an unknown city is an error here, not a silent skip
+        j = library().get(city)  # an unknown city is an error here, not a silent skip
         if Incident.objects.filter(jurisdiction=city).exists():
             continue
+        for office in [*(getattr(j, "offices", None) or {}), CityOffice.LETTERHEAD]:
+            CityOffice.objects.get_or_create(jurisdiction=city, office=office, defaults=DEMO_OFFICE)
         made[city] = 0
         for story in stories():
             play(city, story, users)
@@ -659,13 +688,27 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
 
 
 def play_steps(case: Case, steps, users: dict[str, Any]) -> Case:
-    """Take a story's steps on its case through `acts.take_step`, each at 11:00 on its day (days ago)."""
+    """Take a story's steps on its case, each at 11:00 on its day (days ago): a step that issues documents
+    issues them (`documents.acts.take_step`, filled from the demo records), the others through
+    `acts.take_step`."""
+    from dogcase.documents import acts as document_acts
+    from dogcase.documents.fill import document_types_for
+
     for step_id, who, days, inputs in steps:
+        at = _local(days, 11)
         if inputs.get("proofs") == ALL_CONDITIONS:
-            inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, _local(days, 11))}
-        inputs = with_complete_notices(case, step_id, _local(days, 11), inputs)
+            inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, at)}
+        j = library().get(case.jurisdiction)
+        state = acts.case_state(case)
+        if document_types_for(j, j.case_step(step_id, state, at), state, at):
+            case = document_acts.take_step(
+                case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
+            ).case
+            continue
+        # a notice no document of the pack writes yet: its contents as the law requires them
+        inputs = with_complete_notices(case, step_id, at, inputs)
         case = acts.take_step(
-            case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=_local(days, 11)
+            case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
         ).case
     return case
 

@@ -79,14 +79,23 @@ def _next_number(case: Case) -> str:
     return f"{case.number}-D{count + 1}"
 
 
-def document_inputs(step, drafts: list[fill.Draft]) -> dict[str, Any]:
-    """The step's `document` inputs, given the elements the documents contain (DOCSPEC.md, the engine bridge)."""
-    elements: list[str] = []
+def document_inputs(j, step, state, at: dt.datetime, drafts: list[fill.Draft]) -> dict[str, Any]:
+    """The step's `document` inputs (its `contents`), given the elements the documents contain: of the elements
+    the documents state, those the step's notices list (DOCSPEC.md, the engine bridge). Elements of a
+    document's own (a form's, a certificate's) are not notice elements and are not passed."""
+    contained: list[str] = []
     for d in drafts:
         for value in d.elements:
-            if value not in elements:
-                elements.append(value)
-    return {inp.id: elements for inp in step.inputs if inp.kind == "document"}
+            if value not in contained:
+                contained.append(value)
+    choices = j.input_choices(step.id, state, at)
+    out = {}
+    for inp in step.inputs:
+        if inp.kind != "document":
+            continue
+        offered = {c["value"] for c in choices.get(inp.id, ())}
+        out[inp.id] = [e for e in contained if e in offered]
+    return out
 
 
 def drafts_for_step(case: Case, step_id: str, *, inputs: Mapping[str, Any], at: dt.datetime, actor):
@@ -170,7 +179,8 @@ def take_step(
         if drafts:
             # the documents' contents are what the engine checks, never what the caller says they are
             given = {k: v for k, v in inputs.items() if not _is_document_input(step, k)}
-            given.update(document_inputs(step, drafts))
+            j = case_acts.jurisdiction_of(locked)
+            given.update(document_inputs(j, step, case_acts.case_state(locked), at, drafts))
         result = case_acts.take_step(
             locked,
             step_id,

@@ -212,6 +212,7 @@ class Sources:
         )
         self._obligations = None
         self._owners = None
+        self._city_offices: dict[str, dict[str, str]] = {}
         self._acts = {}
         for t in taken:
             for key in {self._act_of(t.step), t.step}:
@@ -284,9 +285,15 @@ class Sources:
     def _value(self, name: str) -> str | None:
         case, dog, incident = self.case, self.case.dog, self.case.incident
         head, _, rest = name.partition(".")
-        pack_source = getattr(self.j, "pack_source", None)
-        if pack_source is not None and (name == "city.name" or head == "office"):
-            return _words(pack_source(name))
+        if name == "city.name" or head == "office":
+            pack_source = getattr(self.j, "pack_source", None)
+            value = _words(pack_source(name)) if pack_source is not None else None
+            if value is None and head == "office":
+                office_id, _, part = rest.rpartition(".")
+                if office_id not in self._city_offices:
+                    self._city_offices[office_id] = city_office(self.j.id, office_id)
+                value = _words(self._city_offices[office_id].get(part))
+            return value
         if head == "input":
             return _words(self.inputs.get(rest), self.tz)
         if head == "deadline":
@@ -299,10 +306,6 @@ class Sources:
             if part or name.endswith(".citation"):
                 return "; ".join(c.get("citation", "") for c in ob.citations if c.get("citation")) or None
             return self._deadline_words(ob)
-        if head == "office":
-            office_id, _, part = rest.rpartition(".")
-            office = (self._offices() or {}).get(office_id)
-            return _words(_get(office, part)) if office else None
         simple: dict[str, Callable[[], Any]] = {
             "city.name": lambda: self.j.name,
             "today": lambda: date_words(self.day),
@@ -425,12 +428,25 @@ class Sources:
         return f"the owner's appeal of the declaration of {self.case.dog.name} as a {d} dog (case {self.case.number})"
 
     def _requirements(self) -> str | None:
-        lines = []
-        for key, ob in self.obligations().items():
-            if not key.startswith("requirement:"):
+        """Every requirement of the law in force that reaches the designation, city and state, one a line with
+        every provision that states it (a requirement stated by both layers once, the city's words)."""
+        designation = self.state.designation or self.inputs.get("designation")
+        if not designation:
+            return None
+        by_id: dict[str, dict[str, Any]] = {}
+        for v in self.j.versions_on(self.day):
+            if v.effect_kind != "requirement":
                 continue
-            cite = "; ".join(c.get("citation", "") for c in ob.citations if c.get("citation"))
-            lines.append(f"{_sentence(ob.what)}{f' ({cite})' if cite else ''}")
+            reach = v.effect.get("for")
+            if reach and designation not in reach:
+                continue
+            rid = v.effect.get("id") or v.key
+            row = by_id.setdefault(rid, {"what": "", "cites": [], "city": False})
+            if v.effect.get("what") and (not row["what"] or (v.layer == "city" and not row["city"])):
+                row["what"], row["city"] = v.effect["what"], v.layer == "city"
+            if v.citation not in row["cites"]:
+                row["cites"].append(v.citation)
+        lines = [f"{_sentence(r['what'])} ({'; '.join(r['cites'])})" for r in by_id.values() if r["what"]]
         return "\n".join(lines) or None
 
     def _conditions(self) -> str | None:
@@ -527,6 +543,8 @@ def _link(name: str, case: Case) -> str:
             return reverse("staff:person_edit", args=[owner.person_id])
         if head == "incident":
             return reverse("staff:incident", args=[case.incident.number])
+        if head == "office":
+            return reverse("admin:documents_cityoffice_changelist")
         if head in (
             "case",
             "declaration",
@@ -543,12 +561,28 @@ def _link(name: str, case: Case) -> str:
     return ""
 
 
+def city_office(jurisdiction: str, office: str) -> dict[str, str]:
+    """What the city supplied for an office (or the letterhead) beside its law pack (documents.CityOffice)."""
+    from dogcase.documents.models import CityOffice
+
+    row = CityOffice.objects.filter(jurisdiction=jurisdiction, office=office).first()
+    if row is None:
+        return {}
+    return {k: v for k, v in (("address", row.address), ("telephone", row.telephone)) if v}
+
+
 def source_help(j, name: str) -> tuple[str, str]:
     """(what the source is, where staff supply it), from the engine's vocabulary."""
     try:
         from dogcase.law.documents import describe_source
 
-        return describe_source(name, getattr(j, "offices", None))
+        what, where = describe_source(name, getattr(j, "offices", None))
+        if name.startswith("office."):
+            where = (
+                "an administrator supplies it in the admin (Documents › City offices), or the city's law pack "
+                "(jurisdiction.offices)"
+            )
+        return what, where
     except ImportError:
         pass
     vocab = getattr(j, "document_sources", None) or {}
@@ -650,10 +684,12 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
     if getattr(doc_type, "audience", "") == "owner" and owners:
         first = owners[0]
         recipient = "\n".join(p for p in (first.full_name, first.address if first.street else "") if p)
-    letterhead = dict(getattr(j, "letterhead", None) or {}) or {"name": j.name}
+    letterhead = {"name": j.name, **{k: v for k, v in (getattr(j, "letterhead", None) or {}).items() if v}}
+    for k, v in city_office(j.id, "letterhead").items():
+        letterhead.setdefault(k, v)
     owner_parts = {}
     if owner_box and getattr(doc_type, "audience", "") == "owner":
-        owner_parts = _owner_parts(doc_type, sources, owners[0] if owners else None)
+        owner_parts = _owner_parts(doc_type, sources, owners[0] if owners else None, letterhead)
     return Draft(
         doc_type=doc_type,
         id=doc_type.id,
@@ -670,7 +706,7 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
     )
 
 
-def _owner_parts(doc_type, sources: Sources, recipient) -> dict[str, str]:
+def _owner_parts(doc_type, sources: Sources, recipient, letterhead=None) -> dict[str, str]:
     """The owner's language, the "what happens next" box, the explanation and the calendar file of an
     owner-facing document (dogcase.documents.owner), from the case as the step leaves it."""
     from dogcase.documents.calendar import hearing_notice_ics, scheduled_inputs
@@ -687,7 +723,7 @@ def _owner_parts(doc_type, sources: Sources, recipient) -> dict[str, str]:
             if not isinstance(hearing_at, dt.datetime) or hearing_at.tzinfo is None:
                 hearing_at = None
     place = (sources.value("hearing.place") or "") if hearing_at else ""
-    letterhead = dict(getattr(j, "letterhead", None) or {})  # whom the owner asks: the city that writes
+    letterhead = letterhead or dict(getattr(j, "letterhead", None) or {})  # whom the owner asks: the writer
     reading = owner_reading(
         case,
         at=sources.at,

@@ -81,3 +81,43 @@ class IssuedDocument(models.Model):
     @property
     def filename(self) -> str:
         return f"{self.number}-v{self.version}.pdf"
+
+
+class CityOffice(models.Model):
+    """What a city supplies for its documents beside its law pack: the address and telephone of an office the
+    pack names without them (the ordinance names "the City Clerk/Treasurer", not where the office is), or of
+    the letterhead (`office = "letterhead"`). A value the pack gives wins. Edited in the admin; documents
+    already issued keep what they printed."""
+
+    LETTERHEAD = "letterhead"
+
+    jurisdiction = models.CharField(max_length=64)
+    office = models.CharField(
+        max_length=64,
+        help_text='An office id of the city\'s law pack (jurisdiction.offices), or "letterhead"',
+    )
+    address = models.CharField(max_length=300, blank=True)
+    telephone = models.CharField(max_length=40, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["jurisdiction", "office"], name="unique_city_office")]
+        verbose_name = "city office (for documents)"
+        verbose_name_plural = "city offices (for documents)"
+
+    def __str__(self) -> str:
+        return f"{self.jurisdiction}: {self.office}"
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        from dogcase.law import library
+
+        j = library().jurisdictions.get(self.jurisdiction)
+        if j is None:
+            raise ValidationError({"jurisdiction": "Unknown city"})
+        known = set(getattr(j, "offices", {}) or {}) | {self.LETTERHEAD}
+        if self.office not in known:
+            raise ValidationError(
+                {"office": f"Not an office of this city's law pack; known: {', '.join(sorted(known))}"}
+            )

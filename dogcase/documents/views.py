@@ -47,7 +47,7 @@ def preview_inputs(j, step, state, post, *, at: dt.datetime, tz) -> dict[str, An
         if inp.id not in raw:
             continue
         try:
-            out.update(j.validate_inputs(step.id, state, {inp.id: raw[inp.id]}, at))
+            out.update(acts.validate_partly(j, step, state, {inp.id: raw[inp.id]}, at))
         except InputError:
             continue
     return out

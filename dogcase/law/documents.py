@@ -185,6 +185,7 @@ class DocumentDef:
     elements: tuple[OwnElement, ...]
     file: str
     line: int
+    replaces: tuple[str, ...] = ()  # state documents of other ids it stands in for, where it reaches the case
     key_lines: Mapping[str, int] = field(default_factory=dict)
 
     def line_of(self, key: str) -> int:
@@ -192,8 +193,9 @@ class DocumentDef:
 
 
 def _text(value: str) -> str:
-    """Wording as written, each paragraph's lines joined (a blank line keeps a paragraph break)."""
-    return "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", value.strip()) if p.strip())
+    """Wording as written, one paragraph per line break YAML kept (in a folded `>-` text, a blank line), the
+    paragraphs separated by a blank line."""
+    return "\n\n".join(" ".join(p.split()) for p in value.strip().split("\n") if p.strip())
 
 
 def check_source_names(text: str, where: Where) -> tuple[str, ...]:
@@ -280,6 +282,7 @@ def parse_documents(raw: Any, where: Where, pack_id: str, layer: str) -> tuple[D
                 sections=tuple(sections),
                 attachments=tuple(item.get("attachments", ())),
                 elements=tuple(own),
+                replaces=tuple(item.get("replaces", ())),
                 file=where.file,
                 line=line or 0,
                 key_lines={k: item.line_of(k) for k in item},
@@ -474,6 +477,9 @@ class DocumentEngine:
                         raise fail(
                             f"refers to provision {key!r}, which is not defined", d.line_of("provisions")
                         )
+                for r in d.replaces:
+                    if r not in self.defs or r == d.id or all(x.layer != "state" for x in self.defs[r]):
+                        raise fail(f"replaces {r!r}, which is not a state document", d.line_of("replaces"))
                 for a in d.attachments:
                     if a not in self.defs:
                         raise fail(f"attaches unknown document {a!r}", d.line_of("attachments"))
@@ -560,6 +566,10 @@ class DocumentEngine:
         for other in self.defs.get(d.id, ()):
             if other is not d and other.layer == "state":
                 out += other.notices
+        for r in d.replaces:
+            for other in self.defs.get(r, ()):
+                if other.layer == "state":
+                    out += other.notices
         return tuple(dict.fromkeys(out))
 
     def _resolve(
@@ -811,7 +821,8 @@ class DocumentEngine:
         for doc in self.on(day).values():
             if step.id in doc.issued_by and doc.reaches(designation):
                 out.append(doc)
-        return out
+        replaced = {r for doc in out for r in self.defs[doc.id][-1].replaces}
+        return [doc for doc in out if doc.id not in replaced]
 
     def _with_attachments_notices(self, doc: DocumentType, day: dt.date) -> set[str]:
         out = set(doc.notices)
@@ -846,10 +857,15 @@ class DocumentEngine:
         """The element values that documents (with their attachments) contain for this case: the value the
         step's `contents` check takes when they are issued."""
         day = at.astimezone(self.j.tz).date()
+        # the elements of the notices that reach the case (a document for both designations states both
+        # designations' elements; the step's check takes those of the case's own)
+        designation = state.designation
         notice_elements = {
             f"{v.cite()['provision']}/{e['id']}"
             for versions in self.procedure._notices.values()
             for v in versions
+            if v.in_force.contains(day)
+            and not (designation and v.effect.get("for") and designation not in v.effect["for"])
             for e in v.effect.get("elements") or ()
         }
         out: list[str] = []

@@ -477,6 +477,9 @@ DOCUMENT = Record(
         "audience": OneOf("owner", "city", "public"),
         "provisions": ListOf(PROVISION_REF, unique=True),
         "attachments": ListOf(ID, min_items=1, unique=True),
+        # a city document that stands in for state documents of other ids where it reaches the case (the state's
+        # still serves a case it does not reach); it must carry their notices' elements (the floor)
+        "replaces": ListOf(ID, min_items=1, unique=True),
         "elements": ListOf(
             Record(
                 required={"id": ID, "text": STR, "provision": PROVISION_REF},

@@ -794,13 +794,14 @@ class ProcedureEngine:
         # the documents (docs/law-packs.md, "Documents"): which notices each carries (a city document of a state
         # document's id carries the state's notices too) and which steps issue it (issued_by)
         self._doc_notices: dict[str, tuple[str, ...]] = {}
-        self._doc_issuers: dict[str, set[str]] = {}
+        self._doc_issuers: dict[str, dict[str, set[str]]] = {}  # document -> pack -> steps
         for layer in j.layers:
             for doc in layer.documents:
+                replaced = [n for r in doc.replaces for n in self._doc_notices.get(r, ())]
                 self._doc_notices[doc.id] = tuple(
-                    dict.fromkeys((*self._doc_notices.get(doc.id, ()), *doc.notices))
+                    dict.fromkeys((*self._doc_notices.get(doc.id, ()), *doc.notices, *replaced))
                 )
-                self._doc_issuers.setdefault(doc.id, set()).update(doc.issued_by)
+                self._doc_issuers.setdefault(doc.id, {}).setdefault(doc.pack, set()).update(doc.issued_by)
         self._deadline_ids = set(j.deadline_ids())
         # notice elements required only when a condition holds for the case (`when:` on an element)
         self._element_conditions: dict[tuple[int, str], Condition] = {}
@@ -1311,10 +1312,20 @@ class ProcedureEngine:
         notes = tuple(
             {"text": text, "provision": self._cite(prov, day)} for d in live for text, prov in d.notes
         )
+        # the documents it issues: those its layers name, and those that name it (issued_by); a case not declared
+        # runs the step of the layers that reach it (own_authority) with their documents only
+        packs = {d.pack for d in live}
         documents = tuple(
             dict.fromkeys(
                 [s for d in live for s in d.documents]
-                + [doc for doc, steps in self._doc_issuers.items() if sid in steps]
+                + [
+                    doc
+                    for doc, by_pack in self._doc_issuers.items()
+                    if any(
+                        sid in steps and (not own_authority or pack in packs)
+                        for pack, steps in by_pack.items()
+                    )
+                ]
             )
         )
         inputs = main.inputs

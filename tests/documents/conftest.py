@@ -45,8 +45,14 @@ def pdf_text(doc) -> str:
         pytest.fail("pdftotext is missing: scripts/system-packages.sh installs poppler-utils")
     with open_blob(doc.blob) as f:
         data = f.read()
-    out = subprocess.run([pdftotext, "-", "-"], input=data, capture_output=True, check=True)  # noqa: S603 — fixed arguments
+    out = subprocess.run([pdftotext, "-raw", "-", "-"], input=data, capture_output=True, check=True)  # noqa: S603 — fixed arguments
     return out.stdout.decode()
+
+
+def without_footers(text: str) -> str:
+    """The PDF's text without its page footers (a statement that runs over a page break has one inside)."""
+    text = re.sub(r"No\. \S+ · version \d+ · page \d+ of \d+", "", text)
+    return re.sub(r"Verification code \w+ — \S*/verify/\w+", "", text)
 
 
 def squeeze(text: str) -> str:

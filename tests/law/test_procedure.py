@@ -364,10 +364,16 @@ def test_a_case_not_declared_runs_the_state_step_a_city_step_replaces_as_the_sta
     undeclared = CaseState(None, dt.date(2024, 5, 1))
     declared = CaseState("dangerous", dt.date(2024, 5, 1))
     at = noon("2024-05-10")
-    # the state's notice of an intended destruction (347.56 names no contents), not (K)'s four elements
+    # the state's notice of an intended destruction (dogcase's reading of 347.56: three elements, its own
+    # document), not (K)'s four elements
     state_form = j.case_step("serve_destruction_notice", undeclared, at)
-    assert [i.id for i in state_form.inputs] == ["served_on", "incident", "method", "proof"]
-    assert state_form.documents == () and state_form.layer == "state"
+    assert [i.id for i in state_form.inputs] == ["served_on", "incident", "method", "proof", "contents"]
+    assert state_form.documents == ("intended_destruction_notice",) and state_form.layer == "state"
+    assert [c["value"] for c in j.input_choices("serve_destruction_notice", undeclared, at)["contents"]] == [
+        "mn-statute:347.56.notice/incident",
+        "mn-statute:347.56.notice/intended_destruction",
+        "mn-statute:347.56.notice/time_to_request",
+    ]
     city_form = j.case_step("serve_destruction_notice", declared, at)
     assert "contents" in [i.id for i in city_form.inputs] and city_form.layer == "city+state"
     # the state's hearing decision is the impartial officer's (347.56), recorded as the state records it: no
@@ -969,11 +975,15 @@ def test_a_notice_of_intended_destruction_without_its_contents_is_not_served():
     state = _declared(j)
     at = noon("2024-06-03")
     choices = j.input_choices("serve_destruction_notice", state, at)["contents"]
+    # (K)'s four, then the state's three of 347.56 (the floor: the city's letter states them too)
     assert [c["value"].split("/")[-1] for c in choices] == [
         "incident",
         "hearing_right",
         "time_to_request",
         "where_to_file",
+        "incident",
+        "intended_destruction",
+        "time_to_request",
     ]
     base = {"served_on": "2024-06-03", "incident": "bit a passer-by", "method": "personal service"}
     with pytest.raises(InputError) as caught:

@@ -5,10 +5,12 @@ import itertools
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from dogcase.cases import acts
 from dogcase.cases.demo import with_complete_notices
 from dogcase.cases.models import Case
+from dogcase.law import library
 from tests.incident_facts import UNPROVOKED_BITE_IN_PUBLIC
 
 BATTLE_LAKE = "battle-lake-mn"
@@ -76,6 +78,7 @@ def record_bite(
         place=f"{n} Lake Ave",
         place_type="public",
         kind="bite",
+        narrative="The dog ran at a passer-by and bit her on the hand.",
         dogs=[dog],
         facts=dict(facts if facts is not None else UNPROVOKED_BITE_IN_PUBLIC),
         victims=[{"kind": "human", "name": f"Victim {n}", "injury": "minor"}],
@@ -90,6 +93,16 @@ def take(case: Case, step_id: str, actor, at=None, **inputs):
 
 
 def declare(case: Case, actor, designation="potentially_dangerous", at=None):
+    extra = {}
+    step = library().get(case.jurisdiction).step("declare", timezone.localdate(at or acts.now()))
+    if any(i.id == "declarant_telephone" for i in step.inputs):
+        extra["declarant_telephone"] = "218-555-0177"  # the notice states it ((B)(2)(a))
     return take(
-        case, "declare", actor, at=at, designation=designation, basis="Unprovoked bite in public (B)(1)(a)"
+        case,
+        "declare",
+        actor,
+        at=at,
+        designation=designation,
+        basis="Unprovoked bite in public (B)(1)(a)",
+        **extra,
     )

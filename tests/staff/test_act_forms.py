@@ -250,12 +250,14 @@ def test_the_destruction_notice_form_of_a_dog_never_declared_is_the_state_one_an
     officer,
 ):
     # § 90.15 (K) reaches "a dog that has previously been declared": a dog never declared is served the notice
-    # of Minn. Stat. 347.56 (no (K) contents checklist, no receipt date), a declared one (K)'s
+    # of Minn. Stat. 347.56 (the state's three elements, no receipt date), a declared one (K)'s
     undeclared = record_bite(officer)
     form = client_for(officer).get(f"/cases/{undeclared.number}/act/serve_destruction_notice")
     assert form.status_code == 200
     ids = [f["id"] for f in form.context["fields"]]
-    assert ids == ["served_on", "incident", "method", "proof"]
+    assert ids == ["served_on", "incident", "method", "proof", "contents"]
+    contents = next(f for f in form.context["fields"] if f["id"] == "contents")
+    assert [c["value"].split("/")[0] for c in contents["choices"]] == ["mn-statute:347.56.notice"] * 3
     response = client_for(officer).post(
         f"/cases/{undeclared.number}/act/serve_destruction_notice",
         {
@@ -263,6 +265,7 @@ def test_the_destruction_notice_form_of_a_dog_never_declared_is_the_state_one_an
             "in-served_on": timezone.localdate().isoformat(),
             "in-incident": "mauled a child without provocation",
             "in-method": "personal service",
+            "in-contents": [c["value"] for c in contents["choices"]],
         },
     )
     assert response.status_code == 302
@@ -276,4 +279,6 @@ def test_the_destruction_notice_form_of_a_dog_never_declared_is_the_state_one_an
     declare(declared, officer, designation="dangerous")
     form = client_for(officer).get(f"/cases/{declared.number}/act/serve_destruction_notice")
     ids = [f["id"] for f in form.context["fields"]]
-    assert "contents" in ids and "received_on" in ids
+    # (K)'s form: the receipt date; what the notice contains is what the documents issued with it say (no
+    # tick boxes)
+    assert "received_on" in ids and "contents" not in ids
