@@ -185,7 +185,9 @@ def _explain(step: NextStep, language: str) -> dict[str, Any]:
                 if step.who == "owner"
                 else gettext("The city: the date cannot be worked out yet.")
             )
-        if step.right:
+        if step.kind == "not_before":
+            missed = ""
+        elif step.right:
             missed = gettext("If you do not do it in time, you lose this right.")
         elif step.consequences:
             missed = gettext("If this is not done in time, the law allows what follows (in English above).")
@@ -213,15 +215,19 @@ def box_rows(steps: list[NextStep], language: str = "en") -> list[dict[str, Any]
                     "citation": step.citation,
                 }
             ]
+        elif step.kind == "not_before":
+            # a time before which one may not act: nothing is "missed"; the consequences attached to it are the
+            # grounds for acting once it has come, already in its words
+            missed = []
         else:
             missed = [{"what": c.what, "citation": c.citation} for c in step.consequences]
-        if not missed and step.who == "city":
+        if not missed and step.who == "city" and step.kind != "not_before":
             missed = [{"what": "The city must still do it; the date shows how late it is.", "citation": ""}]
         rows.append(
             {
                 "who": step.who,
                 "who_words": "You (the owner)" if step.who == "owner" else "The city",
-                "what": step.what[:1].upper() + step.what[1:],
+                "what": (step.what[:1].upper() + step.what[1:]).rstrip("."),
                 "when": date_words(step.due, "en"),
                 "at_least": date_words(step.at_least, "en"),
                 "later": step.later,

@@ -94,7 +94,7 @@ def test_the_box_shows_no_engine_identifiers(story):  # noqa: F811
     for identifier in ("owner.request_hearing", "registration_trigger", "city.seizure_wait", "not_yet"):
         assert identifier not in html
     # the cut-off (C)(4) leaves the registration date open: said in words, with its clause
-    assert "The date cannot be worked out yet" in _text(html)
+    assert "the date cannot be worked out yet" in _text(html)
 
 
 def test_a_state_after_the_step_is_used_when_given(story):  # noqa: F811

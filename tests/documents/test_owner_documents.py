@@ -10,10 +10,11 @@ import icalendar
 import pytest
 
 from dogcase.cases import updates
+from dogcase.cases.files import open_blob
 from dogcase.documents import acts as document_acts
 from dogcase.documents import render
 from dogcase.documents.fill import _owner_parts
-from tests.documents.conftest import at, on
+from tests.documents.conftest import at, on, pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -130,3 +131,38 @@ def test_the_calendar_file_is_embedded_in_the_pdf(make_case, tmp_path):
     assert "hearing.ics" in listed.stdout
     subprocess.run([pdfdetach, "-save", "1", "-o", str(tmp_path / "out.ics"), str(path)], check=True)  # noqa: S603
     assert (tmp_path / "out.ics").read_bytes().decode() == draft.calendar
+
+
+def test_scheduling_the_hearing_issues_the_notice_of_hearing_with_its_calendar_file(make_case, tmp_path):
+    c = make_case()
+    updates.update_person(
+        c.owner, actor=c.staff["officer"], changes={"preferred_language": "es"}, reason="Asked for Spanish"
+    )
+    c.declare()
+    c.serve(received_on=on(2))
+    c.step("receive_hearing_request", "clerk", 5, received_on=on(5))
+    result = c.step(
+        "schedule_hearing",
+        "clerk",
+        6,
+        hearing_at=at(15, 14).isoformat(),
+        place="City Hall, 105 Main Street",
+        hearing_officer="Ruth Aamodt",
+    )
+    notice = next(d for d in result.documents if d.doc_type == "hearing_notice")
+    assert notice.language == "es"
+    text = " ".join(pdf_text(notice).split())
+    assert "Qué pasa ahora y para cuándo" in text and "Explicación en español" in text
+    assert "Su audiencia es el" in text and "City Hall, 105 Main Street" in text
+    assert "hearing.ics" in text  # the letter says the calendar file is attached
+    with open_blob(notice.blob) as f:
+        (tmp_path / "notice.pdf").write_bytes(f.read())
+    pdfdetach = shutil.which("pdfdetach")
+    assert pdfdetach, "pdfdetach is missing: scripts/system-packages.sh installs poppler-utils"
+    subprocess.run(  # noqa: S603
+        [pdfdetach, "-save", "1", "-o", str(tmp_path / "hearing.ics"), str(tmp_path / "notice.pdf")],
+        check=True,
+    )
+    (event,) = icalendar.Calendar.from_ical((tmp_path / "hearing.ics").read_bytes()).walk("VEVENT")
+    assert event.decoded("DTSTART") == at(15, 14)
+    assert str(event["LOCATION"]) == "City Hall, 105 Main Street"

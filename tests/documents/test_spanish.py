@@ -86,7 +86,7 @@ def test_a_statement_without_a_translation_is_kept_in_english_and_said_so(story,
     monkeypatch.setattr("dogcase.documents.next_steps.gettext", without_sterilization)
     box = _text(owner_reading(s.case, at=at(1, 12), title="Notice").next_steps)
     assert "have the dog sterilized and provide proof to the animal control authority" in box.lower()
-    assert "(este paso está escrito solo en inglés, a la izquierda)" in box
+    assert "(este paso está escrito solo en inglés, arriba)" in box
 
 
 def test_staff_pages_stay_english_whatever_the_browser_asks(officer_client):
