@@ -299,6 +299,8 @@ def battle_lake() -> list[Story]:
                     48,
                     {
                         "outcome": "upheld",
+                        "reasons": "The bite was unprovoked and in a public place; the owner offered no evidence "
+                        "that the dog was provoked.",
                         "method": "registered_mail",
                         "delivered_on": d(48),
                         "copy_to_authority": True,
@@ -402,6 +404,8 @@ def battle_lake() -> list[Story]:
                     42,
                     {
                         "outcome": "rescinded",
+                        "reasons": "The witness statements show the dog was teased through the fence before it "
+                        "bit; the bite was provoked.",
                         "method": "hand_delivery",
                         "delivered_on": d(42),
                         "copy_to_authority": True,
@@ -569,7 +573,16 @@ def tracy() -> list[Story]:
                 ("notify_classification", "clerk", 37, {"sent_on": d(37), "certified_mail": True}),
                 ("receive_classification_appeal", "clerk", 35, {"received_on": d(35)}),
                 ("hold_classification_hearing", "council", 30, {"held_on": d(30)}),
-                ("decide_classification_appeal", "council", 28, {"outcome": "upheld", "notified_on": d(28)}),
+                (
+                    "decide_classification_appeal",
+                    "council",
+                    28,
+                    {
+                        "outcome": "upheld",
+                        "reasons": "The dog attacked a person without provocation (Subd 2).",
+                        "notified_on": d(28),
+                    },
+                ),
             ],
         ),
         Story(
@@ -625,11 +638,10 @@ def load_demo(out=None) -> dict[str, int]:
             user.save(update_fields=["first_name", "last_name"])
     made: dict[str, int] = {}
     for city, stories in STORIES.items():
-        j = library().get(city)  # an unknown city is an error here, not a silent skip
+        library().get(city)  # an unknown city is an error here, not a silent skip
         if Incident.objects.filter(jurisdiction=city).exists():
             continue
-        for office in [*(getattr(j, "offices", None) or {}), CityOffice.LETTERHEAD]:
-            CityOffice.objects.get_or_create(jurisdiction=city, office=office, defaults=DEMO_OFFICE)
+        demo_offices(city)
         made[city] = 0
         for story in stories():
             play(city, story, users)
@@ -639,6 +651,15 @@ def load_demo(out=None) -> dict[str, int]:
         for city, n in made.items():
             out.write(f"Demo data: {n} cases in {city}\n")
     return made
+
+
+def demo_offices(city: str) -> None:
+    """The demo values of what a city supplies in the admin for its documents, where it supplied nothing."""
+    if CityOffice.objects.filter(jurisdiction=city).exists():
+        return
+    j = library().get(city)
+    for office in [*(getattr(j, "offices", None) or {}), CityOffice.LETTERHEAD]:
+        CityOffice.objects.get_or_create(jurisdiction=city, office=office, defaults=DEMO_OFFICE)
 
 
 def play(city: str, story: Story, users: dict[str, Any]) -> Case:
@@ -691,20 +712,23 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
     return play_steps(case, story.steps, users)
 
 
-def play_steps(case: Case, steps, users: dict[str, Any]) -> Case:
+def play_steps(case: Case, steps, users: dict[str, Any], *, issue_documents: bool = True) -> Case:
     """Take a story's steps on its case, each at 11:00 on its day (days ago): a step that issues documents
     issues them (`documents.acts.take_step`, filled from the demo records), the others through
-    `acts.take_step`."""
+    `acts.take_step`. Without `issue_documents`, no document is rendered: the notices' contents are what the
+    law requires (the statewide data set)."""
     from dogcase.documents import acts as document_acts
     from dogcase.documents.fill import document_types_for
 
+    if issue_documents:
+        demo_offices(case.jurisdiction)
     for step_id, who, days, inputs in steps:
         at = _local(days, 11)
         if inputs.get("proofs") == ALL_CONDITIONS:
             inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, at)}
         j = library().get(case.jurisdiction)
         state = acts.case_state(case)
-        if document_types_for(j, j.case_step(step_id, state, at), state, at):
+        if issue_documents and document_types_for(j, j.case_step(step_id, state, at), state, at):
             case = document_acts.take_step(
                 case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
             ).case

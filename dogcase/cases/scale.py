@@ -494,4 +494,6 @@ def play_case(plan: CasePlan, incident_id: int, users: dict[str, Any]) -> Case:
         (sid, who, days + plan.shift, {k: shifted(v, plan.shift) for k, v in inputs.items()})
         for sid, who, days, inputs in plan.story.steps
     ]
-    return demo.play_steps(case, steps, users)
+    # the statewide data set records the acts; its notices are not rendered (a PDF per act would be most of
+    # the seeding time): their contents are what the law requires, as the demo's documents contain
+    return demo.play_steps(case, steps, users, issue_documents=False)

@@ -335,19 +335,15 @@ class Sources:
             "hearing.officer": lambda: self.input_of(("schedule_hearing",), "hearing_officer"),
             "hearing.subject": self._hearing_subject,
             "hearing.held_on": lambda: self.input_of(("hold_hearing",), "closed_on", "held_on"),
-            "decision.outcome": lambda: _outcome(
-                self.input_of(("decide_appeal", "order_destruction"), "outcome")
-            ),
-            "decision.reasons": lambda: self.input_of(
-                ("decide_appeal", "order_destruction"), "reasons", "conditions"
-            ),
-            "decision.date": lambda: self.event("decision_issued", "destruction_decision_issued"),
+            "decision.outcome": lambda: _outcome(self.input_of(DECISION_ACTS, "outcome")),
+            "decision.reasons": lambda: self.input_of(DECISION_ACTS, "reasons", "conditions"),
+            "decision.date": lambda: self._date_of(self.last(*DECISION_ACTS)),
             "recommendation.outcome": lambda: _outcome(self.input_of(("recommend",), "outcome")),
-            "council.outcome": lambda: _outcome(self.input_of(("confirm_or_rescind",), "outcome")),
-            "council.resolution": lambda: self.input_of(
-                ("confirm_or_rescind", "order_impoundment"), "resolution"
+            "council.outcome": lambda: _outcome(_input(self._council(), "outcome")),
+            "council.resolution": lambda: (
+                _input(self._council(), "resolution") or self.input_of(("order_impoundment",), "resolution")
             ),
-            "council.date": lambda: self.event("council_decision", "destruction_council_decision"),
+            "council.date": lambda: self._date_of(self._council()),
             "requirements.list": self._requirements,
             "registration.conditions": self._conditions,
             "certificate.number": lambda: self.input_of(("issue_certificate",), "number"),
@@ -370,8 +366,6 @@ class Sources:
             return date_words(ob.due, self.tz)
         answer = getattr(ob, "answer", None) or {}
         bound = (answer.get("bound") or {}).get("at_least")
-        if not bound:
-            return None
         later = []
         for e in answer.get("entries", ()):
             period = e.get("period") or {}
@@ -385,8 +379,31 @@ class Sources:
                 else _humanize(e["trigger"])
             )
             later.append(f"{period['amount']} {unit} after {event}{f' ({cite})' if cite else ''}")
+        if not bound:
+            # counted from an event not yet known (the date the owner receives the notice): the rule in words
+            return " or ".join(later) or None
         words = date_words(dt.date.fromisoformat(str(bound)[:10]))
         return f"{words}, or, if that is later, {' or '.join(later)}" if later else words
+
+    def _date_of(self, t: TakenStep | None) -> Any:
+        """The date a step recorded for itself (its event), else the day it was taken."""
+        if t is None:
+            return None
+        for value in (t.events or {}).values():
+            return value
+        return t.at.astimezone(self.tz).date()
+
+    def _council(self) -> TakenStep | None:
+        """The City Council's last decision: its confirm-or-rescind act, or a step the pack gives the Council
+        to take (Tracy's Council decides the appeals itself)."""
+        for t in sorted(self.taken, key=lambda t: t.at, reverse=True):
+            try:
+                step = self.j.step(t.step, self.day)
+            except (InputError, KeyError):
+                continue
+            if step.act == "confirm_or_rescind" or any("council" in r for r in step.roles):
+                return t
+        return None
 
     def _offices(self) -> dict:
         return getattr(self.j, "offices", None) or {}
@@ -395,10 +412,13 @@ class Sources:
         return self.last("declare", "classify")
 
     def _declarant(self):
+        """Who declared the dog; on a case never declared (a 347.56 destruction), the person giving notice."""
         from django.contrib.auth import get_user_model
 
         t = self._declaration()
-        if t is None or not t.actor:
+        if t is None:
+            return self.actor if self.actor is not None and self.actor.is_authenticated else None
+        if not t.actor:
             return None
         return get_user_model().objects.filter(pk=t.actor).first()
 
@@ -413,9 +433,12 @@ class Sources:
 
         t = self._declaration()
         if t is None:
-            return None
-        event = Event.objects.filter(case=self.case, act=t.step, at=t.at).first()
-        roles = (event.actor_roles if event else "").split(",")
+            from dogcase.cases.access import staff_roles
+
+            roles = sorted(staff_roles(self.actor)) if self.actor is not None else []
+        else:
+            event = Event.objects.filter(case=self.case, act=t.step, at=t.at).first()
+            roles = (event.actor_roles if event else "").split(",")
         from dogcase.staff.roles import ROLES_BY_GROUP
 
         words = [ROLES_BY_GROUP[r].label for r in roles if r in ROLES_BY_GROUP]
@@ -472,8 +495,31 @@ class Sources:
         return None
 
     def _ground(self) -> str | None:
-        ground = self.input_of(("seize", "impound", "order_impoundment"), "ground")
-        return _humanize(ground) if ground else None
+        """The ground in the law's words, with its citation."""
+        grounded = [
+            t
+            for a in ("seize", "impound", "order_impoundment")
+            for t in self._acts.get(a, ())
+            if _input(t, "ground")
+        ]
+        if not grounded:
+            return None
+        t = max(grounded, key=lambda x: x.at)
+        ground = _input(t, "ground")
+        try:
+            state = CaseState(
+                designation=self.state.designation,
+                incident_date=self.state.incident_date,
+                taken=tuple(x for x in self.taken if x.at < t.at),
+            )
+            choices = self.j.input_choices(t.step, state, t.at).get("ground", [])
+        except (InputError, KeyError):
+            choices = []
+        for c in choices:
+            if c.get("value") == ground:
+                cite = (c.get("provision") or {}).get("citation", "")
+                return f"{_sentence(str(c.get('label') or ground))}{f' ({cite})' if cite else ''}"
+        return _humanize(ground)
 
     def _reclaim(self) -> str | None:
         for step_id in ("release", "release_impounded_dog"):
@@ -491,6 +537,13 @@ class Sources:
             if lines:
                 return "\n".join(lines)
         return None
+
+
+DECISION_ACTS = ("decide_appeal", "order_destruction")
+
+
+def _input(t: TakenStep | None, key: str) -> Any:
+    return (t.inputs or {}).get(key) if t is not None else None
 
 
 def _get(obj: Any, key: str) -> Any:
@@ -571,12 +624,34 @@ def city_office(jurisdiction: str, office: str) -> dict[str, str]:
     return {k: v for k, v in (("address", row.address), ("telephone", row.telephone)) if v}
 
 
-def source_help(j, name: str) -> tuple[str, str]:
+def _deadline_help(j, name: str, designation: str | None = None) -> tuple[str, str] | None:
+    """A deadline source in the pack's words for the time limit (for the case's designation), never its id."""
+    deadline_id = name.removeprefix("deadline.").removesuffix(".citation")
+    versions = [
+        v
+        for v in (j.all_versions() if hasattr(j, "all_versions") else ())
+        if v.effect_kind == "deadline" and v.effect.get("id") == deadline_id and v.effect.get("what")
+    ]
+    versions.sort(key=lambda v: not (designation and designation in (v.effect.get("for") or ())))
+    if not versions:
+        return None
+    what = " ".join(str(versions[0].effect["what"]).split())
+    if name.endswith(".citation"):
+        return f"the citation of the time to {what}", "the law pack"
+    return (
+        f"the last day to {what}",
+        "computed by dogcase from the case's dates: give the date this step records (e.g. the date of the notice)",
+    )
+
+
+def source_help(j, name: str, designation: str | None = None) -> tuple[str, str]:
     """(what the source is, where staff supply it), from the engine's vocabulary."""
     try:
         from dogcase.law.documents import describe_source
 
         what, where = describe_source(name, getattr(j, "offices", None))
+        if name.startswith("deadline."):
+            what, where = _deadline_help(j, name, designation) or (what, where)
         if name.startswith("office."):
             where = (
                 "an administrator supplies it in the admin (Documents › City offices), or the city's law pack "
@@ -614,7 +689,7 @@ def fill_text(template: str, sources: Sources) -> tuple[list[tuple[str, str]], l
         value = sources.value(name)
         if value is None:
             missing.append(name)
-            parts.append((f"[{source_help(sources.j, name)[0]}]", "missing"))
+            parts.append((f"[{source_help(sources.j, name, sources.state.designation)[0]}]", "missing"))
         else:
             parts.append((value, "value"))
         pos = m.end()
@@ -652,7 +727,7 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
         citation = _citation(section)
         missing = []
         for name in names:
-            what, where = source_help(j, name)
+            what, where = source_help(j, name, sources.state.designation)
             missing.append(
                 Missing(
                     element=section.element,

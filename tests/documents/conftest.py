@@ -55,6 +55,35 @@ def without_footers(text: str) -> str:
     return re.sub(r"Verification code \w+ — \S*/verify/\w+", "", text)
 
 
+def cites_of(doc) -> list[str]:
+    """The citations printed beside the document's statements (a statement that runs over a page break has
+    the next page's citations inside its text, as pdftotext reads it)."""
+    from dogcase.law import library
+
+    j = library().get(doc.jurisdiction)
+    day = doc.issued_at.date()
+    out = set()
+    for t in j.document_pages(doc.doc_type, day):
+        for s in t.sections:
+            if s.citation and s.citation.get("citation"):
+                out.add(squeeze(s.citation["citation"]))
+    return sorted(out, key=len, reverse=True)
+
+
+def contains_values(doc, text: str) -> list[str]:
+    """The elements whose filled text is not in the PDF's text (footers and printed citations aside)."""
+    cites = cites_of(doc)
+
+    def clean(t: str) -> str:
+        t = squeeze(without_footers(t))
+        for c in cites:
+            t = t.replace(c, "")
+        return t
+
+    flat = clean(text)
+    return [element for element, filled in doc.elements.items() if clean(filled) not in flat]
+
+
 def squeeze(text: str) -> str:
     """Text without its whitespace: line breaks in the PDF do not fall where they fall in the source."""
     return re.sub(r"\s+", "", text)

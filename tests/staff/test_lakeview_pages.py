@@ -123,43 +123,29 @@ def test_the_notice_form_says_which_element_applies_why_not_and_to_whom_it_goes(
     # the recipient rule in plain words, with its citation
     assert "To whom the notice goes" in text
     assert "The owner of record or, if there is none, any owner (Lakeview City Code § 5.03)." in text
-    # the element that applies only to a seized dog: shown, with its condition, and not demanded
-    assert (
-        "Where the seized dog is held and how it may be reclaimed (Lakeview City Code § 5.03) — not needed in "
-        "this case: only if the dog was seized, and that does not hold here." in text
-    )
-    contents = next(f for f in response.context["fields"] if f["id"] == "contents")
-    assert {c["label"]: c["applies"] for c in contents["choices"]} == {
-        "The dog and the facts relied on": True,
-        "The right to appeal within 10 days of the notice": True,
-        "Where the seized dog is held and how it may be reclaimed": False,
-    }
-    assert 'data-applies="no"' in page
-    demanded = [c["value"] for c in contents["choices"] if c["applies"]]
-    act(
-        clerk,
-        declared,
-        "serve_declaration_notice",
-        served_on=timezone.localdate().isoformat(),
-        method="email",
-        contents=demanded,
-    )
+    # the draft of the notice: the elements that apply, filled; the one for a seized dog is not in it
+    (draft,) = response.context["drafts"]
+    stated = [e.rsplit("/", 1)[1] for sec in draft.sections for e in sec.elements]
+    assert "dog_and_facts" in stated and "appeal_right" in stated
+    assert "seized_dog" not in stated
+    assert 'name="in-contents"' not in page  # nothing to tick: the documents say what they contain
+    today = timezone.localdate().isoformat()
+    act(clerk, declared, "serve_declaration_notice", served_on=today, method="email")
+    declared.refresh_from_db()
+    notice = declared.documents.get()
+    assert sorted(e.rsplit("/", 1)[1] for e in notice.elements) == ["appeal_right", "dog_and_facts"]
 
 
-def test_a_notice_without_an_element_that_applies_is_refused_on_the_form(declared, people):
+def test_a_notice_with_an_element_without_a_value_is_refused_on_the_form(declared, people):
     clerk = people["clerk"]
     declared.refresh_from_db()
     response = clerk.post(
         f"/cases/{declared.number}/act/serve_declaration_notice",
-        {
-            "version": declared.version,
-            "in-served_on": timezone.localdate().isoformat(),
-            "in-method": "email",
-            "in-contents": ["lakeview-mn:5.03/dog_and_facts"],
-        },
+        {"version": declared.version, "in-method": "email"},  # no date of the notice
     )
     assert response.status_code == 400
-    assert "The right to appeal within 10 days of the notice" in response.context["errors"]["contents"]
+    assert not declared.events.filter(act="serve_declaration_notice").exists()
+    assert not declared.documents.exists()
 
 
 def test_the_most_seriously_hurt_victim_is_read_by_the_order_the_citys_pack_gives_its_injury_value(people):
@@ -242,22 +228,17 @@ def test_once_the_dog_was_seized_the_element_for_a_seized_dog_is_demanded(declar
         client.force_login(User.objects.get(username=name))
     act(sheriff, declared, "seize_aggressive", ground="no_insurance", place="Lake County kennel")
     response = clerk.get(f"/cases/{declared.number}/act/serve_declaration_notice")
-    contents = next(f for f in response.context["fields"] if f["id"] == "contents")
-    seized = next(c for c in contents["choices"] if c["value"].endswith("/seized_dog"))
-    assert (seized["applies"], seized["when"]) == (True, "Only if the dog was seized")
-    text = re.sub(r"\s+([.:,)])", r"\1", " ".join(visible_text(response.content.decode()).split()))
-    assert "— required in this case (only if the dog was seized)." in text
+    (draft,) = response.context["drafts"]
+    seized = next(sec for sec in draft.sections if any(e.endswith("/seized_dog") for e in sec.elements))
+    assert "Lake County kennel" in seized.text
     declared.refresh_from_db()
-    without = clerk.post(
-        f"/cases/{declared.number}/act/serve_declaration_notice",
-        {
-            "version": declared.version,
-            "in-served_on": timezone.localdate().isoformat(),
-            "in-method": "email",
-            "in-contents": [
-                c["value"] for c in contents["choices"] if not c["value"].endswith("/seized_dog")
-            ],
-        },
+    act(
+        clerk,
+        declared,
+        "serve_declaration_notice",
+        served_on=timezone.localdate().isoformat(),
+        method="email",
     )
-    assert without.status_code == 400
-    assert "Where the seized dog is held" in without.context["errors"]["contents"]
+    notice = declared.documents.filter(step="serve_declaration_notice").get()
+    assert any(e.endswith("/seized_dog") for e in notice.elements)
+    assert "Lake County kennel" in " ".join(notice.elements.values())
