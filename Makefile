@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
 
-.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt pg-start pg-stop browsers clean
+.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
@@ -26,6 +26,7 @@ help:
 	@echo "make bench-scale-stop  stop that PostgreSQL and remove its cached data sets"
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make fmt        ruff format + ruff check --fix"
+	@echo "make messages   compile the translation catalogues (dogcase/locale/*/LC_MESSAGES/*.po -> .mo)"
 	@echo "make pg-start   start the throwaway PostgreSQL cluster; make pg-stop removes it"
 	@echo "make browsers   install Debian's chromium when /usr/bin/chromium is missing"
 	@echo "make clean      remove .venv, caches and var/"
@@ -113,6 +114,10 @@ bench-scale: venv
 
 bench-scale-stop:
 	@$(SCALE_PG) scripts/pg.sh stop
+
+# The compiled .mo files are committed (a fresh clone needs no gettext tools); compile after editing a .po.
+messages: venv
+	$(PY) -m dogcase.i18n
 
 pg-start:
 	@scripts/pg.sh start

@@ -177,6 +177,11 @@ LOGIN_REDIRECT_URL = "staff:home"
 LOGOUT_REDIRECT_URL = "staff:home"
 
 LANGUAGE_CODE = "en-us"
+# Staff pages are English (no LocaleMiddleware: a browser's language never changes them). An owner's
+# documents are written in the owner's preferred language (Person.preferred_language): the legal text stays
+# English, with an explanation in that language beside it, from the catalogue in dogcase/locale.
+LANGUAGES = [("en", "English"), ("es", "Spanish")]
+LOCALE_PATHS = [BASE_DIR / "dogcase" / "locale"]
 # Every city dogcase serves is in Minnesota; deadlines are computed in this zone.
 TIME_ZONE = "America/Chicago"
 USE_I18N = True

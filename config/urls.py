@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from dogcase.api import api
+from dogcase.documents.feeds import calendar_feed
 
 urlpatterns = [
     # The API first: its calls are the most frequent, and a path tried against the admin's patterns first pays
@@ -10,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("dogcase.accounts.urls")),
     path("law/", include("dogcase.law_pages.urls")),
+    path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
     path("", include("dogcase.documents.urls")),
     path("", include("dogcase.staff.urls")),
 ]

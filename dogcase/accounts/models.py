@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 
@@ -14,3 +15,19 @@ class LoginThrottle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.failures} failed"
+
+
+class CalendarFeed(models.Model):
+    """A user's private calendar address (an iCalendar feed of the hearings and Council items of the cases
+    they may see). Only the SHA-256 of its random token is kept: the address is shown once, when issued; a
+    new one replaces it, and revoking deletes it, so an address that leaked stops working at once."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    issued_at = models.DateTimeField()
+    last_read_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.user}"

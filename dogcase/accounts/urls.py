@@ -4,6 +4,9 @@ from django.urls import path
 from dogcase.accounts import views
 
 urlpatterns = [
+    path("", views.account, name="account"),
+    path("calendar/new", views.calendar_issue, name="calendar_issue"),
+    path("calendar/revoke", views.calendar_revoke, name="calendar_revoke"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),

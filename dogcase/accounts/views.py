@@ -6,12 +6,17 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
 
-from dogcase.accounts import manage
+from dogcase.accounts import calendar_feed, manage
 from dogcase.accounts.forms import LoginForm
 from dogcase.accounts.middleware import IDLE_LOGOUT
+from dogcase.accounts.models import CalendarFeed
 from dogcase.cases.access import cities_of
-from dogcase.staff.roles import ROLES
+from dogcase.staff.roles import ROLES, roles_of
+from dogcase.staff.views.common import city_names
 
 
 class LoginView(auth_views.LoginView):
@@ -145,3 +150,38 @@ def user_detail(request, pk: int):
         **_choices(admin),
     }
     return render(request, "accounts/user_detail.html", context, status=status)
+
+
+@login_required
+def account(request):
+    """The user's own page: their roles and cities, the password, and their private calendar address."""
+    return _account_page(request)
+
+
+@login_required
+@require_POST
+def calendar_issue(request):
+    token = calendar_feed.issue_feed(request.user, at=timezone.now())
+    url = request.build_absolute_uri(reverse("calendar_feed", args=[token]))
+    # shown once, in this answer only: the address is not stored and cannot be shown again
+    return _account_page(request, new_feed_url=url)
+
+
+@login_required
+@require_POST
+def calendar_revoke(request):
+    if calendar_feed.revoke_feed(request.user):
+        messages.success(request, "Your calendar address no longer works. Calendars using it stop updating.")
+    return redirect("account")
+
+
+def _account_page(request, **extra):
+    user = request.user
+    feed = CalendarFeed.objects.filter(user=user).first()
+    context = {
+        "roles": roles_of(user),
+        "cities": city_names(cities_of(user)).values(),
+        "feed": feed,
+        **extra,
+    }
+    return render(request, "accounts/account.html", context)

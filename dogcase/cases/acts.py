@@ -765,7 +765,22 @@ def _record_event(*, actor, jurisdiction: str, act: str, summary: str, data: dic
     )
 
 
-PERSON_FIELDS = ("full_name", "phone", "email", "street", "city_name", "state", "postal_code")
+PERSON_FIELDS = (
+    "full_name",
+    "phone",
+    "email",
+    "street",
+    "city_name",
+    "state",
+    "postal_code",
+    "preferred_language",
+)
+
+
+def _check_language(value) -> None:
+    if value is not None and value not in Person.Language.values:
+        offered = ", ".join(f"{code} ({label})" for code, label in Person.Language.choices)
+        raise InvalidInput("preferred_language", f"choose one of the languages offered: {offered}")
 
 
 def record_person(
@@ -780,6 +795,9 @@ def record_person(
         raise InvalidInput("full_name", "a name is required")
     _check_lengths(Person, fields)
     _check_email(fields.get("email"))
+    if not fields.get("preferred_language"):
+        fields.pop("preferred_language", None)  # not given: the default, English
+    _check_language(fields.get("preferred_language"))
     at = at or now()
     with transaction.atomic():
         _lock_city(jurisdiction)

@@ -30,6 +30,7 @@ class Story:
     incident: dict[str, Any]
     steps: list[tuple[str, str, float, dict[str, Any]]] = field(default_factory=list)
     rented_from: str | None = None
+    owner_language: str = "en"  # the owner's language for letters (Person.preferred_language)
 
 
 def _local(days_ago: float, hour: int = 10) -> dt.datetime:
@@ -200,6 +201,7 @@ def battle_lake() -> list[Story]:
         ),
         Story(
             owner="Peter Nygaard",
+            owner_language="es",  # the owner reads Spanish: letters carry the Spanish explanation
             street="7 Bass Street",
             rented_from="Lakeview Rentals LLC",
             dog={
@@ -529,6 +531,7 @@ def tracy() -> list[Story]:
         ),
         Story(
             owner="Sandra Poppe",
+            owner_language="es",  # the owner reads Spanish: letters carry the Spanish explanation
             street="512 Morgan Street",
             dog={
                 "name": "Diesel",
@@ -678,6 +681,7 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
         city_name="Battle Lake" if city == "battle-lake-mn" else "Tracy",
         postal_code="56515" if city == "battle-lake-mn" else "56175",
         phone=f"218-555-01{len(story.owner) % 100:02d}",
+        preferred_language=story.owner_language,
         at=start,
     )
     premises = acts.record_premises(

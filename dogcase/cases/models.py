@@ -42,6 +42,12 @@ class CityAccess(models.Model):
 class Person(models.Model):
     """An owner, a victim, a witness or a landlord."""
 
+    class Language(models.TextChoices):
+        # The languages the owner's documents are offered in (settings.LANGUAGES). The legal text of a document
+        # is always English; in Spanish a Spanish explanation is printed beside it.
+        ENGLISH = "en", "English"
+        SPANISH = "es", "Spanish (español)"
+
     jurisdiction = models.CharField(max_length=64, db_index=True)
     full_name = models.CharField(max_length=200)
     phone = models.CharField(max_length=40, blank=True)
@@ -50,6 +56,9 @@ class Person(models.Model):
     city_name = models.CharField("city", max_length=100, blank=True)
     state = models.CharField(max_length=2, default="MN")
     postal_code = models.CharField("ZIP code", max_length=10, blank=True)
+    preferred_language = models.CharField(
+        "language for letters", max_length=8, choices=Language.choices, default=Language.ENGLISH
+    )
     created_at = models.DateTimeField()
 
     class Meta:

@@ -24,6 +24,7 @@ from dogcase.cases.acts import (
     ActError,
     InvalidInput,
     _check_email,
+    _check_language,
     _check_lengths,
     _lock_case,
     _lock_city,
@@ -105,12 +106,14 @@ def update_person(
     seen: Mapping[str, Any] | None = None,
     at: dt.datetime | None = None,
 ) -> Person:
-    """Correct or update a person's name or contact details, with the reason; the old values are kept."""
+    """Correct or update a person's name, contact details or language for letters, with the reason; the old
+    values are kept."""
     require_record_keeper(actor, person.jurisdiction)
     reason = _reason(reason)
     if "full_name" in changes and not (changes["full_name"] or "").strip():
         raise InvalidInput("full_name", "a name is required")
     _check_email(changes.get("email"))
+    _check_language(changes.get("preferred_language"))
     return _update(
         person,
         allowed=PERSON_FIELDS,

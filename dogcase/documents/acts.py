@@ -274,7 +274,7 @@ def _issue(
         number=number,
         version=version,
         replaces=replaces,
-        language="en",
+        language=draft.language,
         recipient=draft.recipient,
         audience=draft.audience,
         step=step_id,
@@ -347,7 +347,9 @@ def correct_document(
             actor=actor,
         )
         sources.day = day  # "today" is the day of the corrected version
-        attached = [fill.fill_document(a, sources) for a in fill.attachments_of(j, doc_type, day)]
+        attached = [
+            fill.fill_document(a, sources, owner_box=False) for a in fill.attachments_of(j, doc_type, day)
+        ]
         draft = fill.fill_document(doc_type, sources, attachments=attached)
         if draft.missing:
             raise MissingElements(draft.missing)

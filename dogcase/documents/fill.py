@@ -139,6 +139,13 @@ class Draft:
     letterhead: dict[str, str] = field(default_factory=dict)
     city: str = ""
     today: str = ""
+    # an owner-facing document (dogcase.documents.owner): the owner's language, the "what happens next" box and,
+    # in a language other than English, the explanation beside the English text (HTML); a notice issued by a
+    # step that schedules a date (a hearing) carries that date's calendar file (.ics text)
+    language: str = "en"
+    owner_box: str = ""
+    owner_explanation: str = ""
+    calendar: str = ""
 
     @property
     def missing(self) -> list[Missing]:
@@ -708,7 +715,9 @@ def _section_applies(j, section, state: CaseState, at: dt.datetime) -> bool:
     return bool(check(section, state, at))
 
 
-def fill_document(doc_type, sources: Sources, *, attachments=()) -> Draft:
+def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool = True) -> Draft:
+    """The document filled from the case. `owner_box`: for an owner-facing document, work out the "what
+    happens next" box and the owner's language (not needed for the pages attached after a document)."""
     j = sources.j
     sections = []
     for section in doc_type.sections:
@@ -753,6 +762,9 @@ def fill_document(doc_type, sources: Sources, *, attachments=()) -> Draft:
     letterhead = {"name": j.name, **{k: v for k, v in (getattr(j, "letterhead", None) or {}).items() if v}}
     for k, v in city_office(j.id, "letterhead").items():
         letterhead.setdefault(k, v)
+    owner_parts = {}
+    if owner_box and getattr(doc_type, "audience", "") == "owner":
+        owner_parts = _owner_parts(doc_type, sources, owners[0] if owners else None, letterhead)
     return Draft(
         doc_type=doc_type,
         id=doc_type.id,
@@ -765,7 +777,48 @@ def fill_document(doc_type, sources: Sources, *, attachments=()) -> Draft:
         letterhead={k: str(v) for k, v in letterhead.items() if v},
         city=j.name,
         today=date_words(sources.day),
+        **owner_parts,
     )
+
+
+def _owner_parts(doc_type, sources: Sources, recipient, letterhead=None) -> dict[str, str]:
+    """The owner's language, the "what happens next" box, the explanation and the calendar file of an
+    owner-facing document (dogcase.documents.owner), from the case as the step leaves it."""
+    from dogcase.documents.calendar import hearing_notice_ics, scheduled_inputs
+    from dogcase.documents.owner import owner_language, owner_reading
+
+    case, j = sources.case, sources.j
+    hearing_at = None
+    if sources.step is not None:
+        scheduled = {s.step_id: s for s in scheduled_inputs(j, sources.day)}.get(sources.step.id)
+        if scheduled is not None:
+            item = next((i for i in sources.step.inputs if i.records[:1] == (scheduled.event,)), None)
+            value = sources.inputs.get(item.id) if item is not None else None
+            hearing_at = _parse(value) if isinstance(value, str) else value
+            if not isinstance(hearing_at, dt.datetime) or hearing_at.tzinfo is None:
+                hearing_at = None
+    place = (sources.value("hearing.place") or "") if hearing_at else ""
+    letterhead = letterhead or dict(getattr(j, "letterhead", None) or {})  # whom the owner asks: the writer
+    reading = owner_reading(
+        case,
+        at=sources.at,
+        title=doc_type.title,
+        language=owner_language(case, recipient),
+        obligations=list(sources.obligations().values()),
+        office_name=str(letterhead.get("name") or j.name),
+        office_contact=str(letterhead.get("telephone") or ""),
+        hearing_at=hearing_at,
+        hearing_place=place,
+    )
+    calendar = (
+        hearing_notice_ics(case, at=sources.at, scheduled=hearing_at, place=place) if hearing_at else ""
+    )
+    return {
+        "language": reading.language,
+        "owner_box": reading.next_steps,
+        "owner_explanation": reading.explanation,
+        "calendar": calendar,
+    }
 
 
 def _cite_text(p: Any) -> str:
@@ -798,7 +851,9 @@ def draft_documents(
             fill_document(
                 doc_type,
                 sources,
-                attachments=[fill_document(a, sources) for a in attachments_of(j, doc_type, day)],
+                attachments=[
+                    fill_document(a, sources, owner_box=False) for a in attachments_of(j, doc_type, day)
+                ],
             )
         )
     return out

@@ -106,6 +106,24 @@ def render_pdf(
     footer = CSS(
         string=footer_css(number=number, version=version, code=code), font_config=fonts, url_fetcher=_refuse
     )
+    attachments = []
+    if getattr(draft, "calendar", ""):
+        # the owner's hearing as a calendar file, embedded in the PDF (PDF/A-3 allows attached files)
+        from weasyprint import Attachment
+
+        attachments.append(
+            Attachment(
+                string=draft.calendar.encode("utf-8"),
+                name="hearing.ics",
+                description="The hearing, for a calendar",
+                relationship="Supplement",
+                url_fetcher=_refuse,
+            )
+        )
     return HTML(string=html, url_fetcher=_refuse).write_pdf(
-        stylesheets=[base, footer], font_config=fonts, pdf_variant=PDF_VARIANT, uncompressed_pdf=False
+        stylesheets=[base, footer],
+        font_config=fonts,
+        pdf_variant=PDF_VARIANT,
+        uncompressed_pdf=False,
+        attachments=attachments,
     )

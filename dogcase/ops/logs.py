@@ -62,15 +62,17 @@ class RequestLog:
             duration_ms = round((time.perf_counter() - start) * 1000, 1)
             response["X-Request-ID"] = request_id
             user = getattr(request, "user", None)
+            # a view whose path carries a secret (the calendar feed's token) names the path to log instead
+            path = getattr(request, "log_path", request.path)
             request_log.info(
                 "%s %s %s",
                 request.method,
-                request.path,
+                path,
                 response.status_code,
                 extra={
                     "request_id": request_id,
                     "method": request.method,
-                    "path": request.path,
+                    "path": path,
                     "status": response.status_code,
                     "duration_ms": duration_ms,
                     "user_id": user.pk if user is not None and user.is_authenticated else None,

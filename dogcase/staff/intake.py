@@ -152,6 +152,7 @@ class DogRow(_Row):
     index: int
     existing: str = ""
     owner_existing: str = ""
+    owner_language: str = Person.Language.ENGLISH
     sex: str = Dog.Sex.UNKNOWN
     birth_year: str = ""
     tenure: str = Premises.Tenure.UNKNOWN
@@ -266,6 +267,7 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
             index=i,
             existing=_text(post, p + "existing"),
             owner_existing=_text(post, p + "owner_existing"),
+            owner_language=_text(post, p + "owner_language") or Person.Language.ENGLISH,
             sex=_text(post, p + "sex") or Dog.Sex.UNKNOWN,
             birth_year=_text(post, p + "birth_year"),
             tenure=_text(post, p + "tenure") or Premises.Tenure.UNKNOWN,
@@ -360,6 +362,8 @@ def check(data: IntakeData, *, cities: tuple[str, ...], vocabulary, require_comp
             e[p + "birth_year"] = "Write the year the dog was born as four digits, e.g. 2019."
         if not row.owner_existing and not row.get("owner_name"):
             e[p + "owner_name"] = "Give the owner's name, or choose an owner already on record."
+        if row.owner_language not in Person.Language.values:
+            e[p + "owner_language"] = "Choose a language offered for the owner's letters."
         if row.tenure not in Premises.Tenure.values:
             e[p + "tenure"] = "Choose owned, rented or not known."
         if row.get("premises_street") and not row.get("premises_city"):

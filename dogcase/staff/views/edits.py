@@ -77,6 +77,14 @@ PERSON_FORM = (
     Field("city_name", "City", autocomplete="off"),
     Field("state", "State", "state", hint="Two letters, e.g. MN.", autocomplete="off"),
     Field("postal_code", "ZIP code", autocomplete="off"),
+    Field(
+        "preferred_language",
+        "Language for letters",
+        "choice",
+        tuple(Person.Language.choices),
+        hint="The legal text of every letter stays in English; in Spanish, a Spanish explanation is printed "
+        "beside it.",
+    ),
 )
 
 PREMISES_FORM = (
@@ -334,7 +342,7 @@ def add_owner(request, pk: int):
     current_owner_ids = set(dog.ownerships.filter(until__isnull=True).values_list("person_id", flat=True))
     query = (request.GET.get("q") or request.POST.get("q") or "").strip()
     values: dict[str, Any] = {"person": "", "since": today.isoformat(), "reason": ""}
-    new_person = {f.name: "" for f in NEW_PERSON_FORM}
+    new_person = {f.name: "" for f in NEW_PERSON_FORM} | {"preferred_language": Person.Language.ENGLISH}
     errors: dict[str, str] = {}
     general: list[str] = []
     token = new_form_token()
@@ -343,6 +351,7 @@ def add_owner(request, pk: int):
         token = clean_token(request.POST.get("idempotency_key")) or token
         values = {k: (request.POST.get(k) or "").strip() for k in ("person", "since", "reason")}
         new_person = {f.name: (request.POST.get(f"new-{f.name}") or "").strip() for f in NEW_PERSON_FORM}
+        new_person["preferred_language"] = new_person["preferred_language"] or Person.Language.ENGLISH
         status = 400
         person = None
         since = _parse_date(values["since"])
@@ -406,6 +415,8 @@ def add_owner(request, pk: int):
                 "value": new_person.get(f.name, ""),
                 "error": errors.get(f"new-{f.name}", ""),
                 "type": {"email": "email", "tel": "tel"}.get(f.kind, "text"),
+                "choices": f.choices,
+                "hint": f.hint,
             }
             for f in NEW_PERSON_FORM
         ],

@@ -107,6 +107,7 @@ def _form_context(request, data: intake.IntakeData, *, token: str, classificatio
         "place_types": vocabulary.choices(PLACE_TYPE),
         "sexes": Dog.Sex.choices,
         "tenures": Premises.Tenure.choices,
+        "languages": Person.Language.choices,
         "victim_kinds": vocabulary.choices(VICTIM_KIND),
         "injuries": vocabulary.choices(INJURY),
         "conduct_choices": [
@@ -317,6 +318,7 @@ def _owner(row: intake.DogRow, jurisdiction: str, user, key: str) -> Person:
             street=row.get("owner_street"),
             city_name=row.get("owner_city"),
             postal_code=row.get("owner_zip"),
+            preferred_language=row.owner_language,
         )
     except acts.InvalidInput as exc:
         field = {"full_name": "owner_name", "email": "owner_email"}.get(exc.field, f"owner_{exc.field}")
