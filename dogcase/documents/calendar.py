@@ -117,14 +117,26 @@ def scheduled_dates(cities: Iterable[str], *, now: dt.datetime, case: Case | Non
         step = next((st for st in j.procedure(today) if st.id == e.act), None)
         inputs = e.data.get("inputs") or {}
         texts = tuple(
-            (item.label, str(inputs[item.id]))
+            (
+                item.label,
+                _staff_name(inputs[item.id]) if item.kind == "staff_member" else str(inputs[item.id]),
+            )
             for item in (step.inputs if step is not None else ())
-            if item.kind == "text" and inputs.get(item.id)
+            if item.kind in ("text", "staff_member") and inputs.get(item.id)
         )
         sequence = len(versions) - 1 + (1 if corrections.get(e.pk) else 0)
         out.append(Scheduled(e, s, start, inputs, texts, sequence))
     out.sort(key=lambda x: x.start)
     return out
+
+
+def _staff_name(value) -> str:
+    """A member of staff designated on the step (the hearing officer), by name."""
+    from django.contrib.auth import get_user_model
+
+    key = str(value)
+    user = get_user_model().objects.filter(pk=int(key)).first() if key.isdecimal() else None
+    return (user.get_full_name() or user.get_username()) if user is not None else key
 
 
 def _capital(text: str) -> str:

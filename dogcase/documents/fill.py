@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
@@ -240,6 +241,18 @@ class Sources:
                 return v
         return None
 
+    def _hearing_officer(self) -> str | None:
+        """The hearing officer designated when the hearing was scheduled: a member of staff (by name), or, on
+        an act recorded before the officer was chosen among the city's users, the name as written."""
+        value = self.input_of(("schedule_hearing", "schedule_destruction_hearing"), "hearing_officer")
+        if value is None:
+            return None
+        key = str(value)
+        if not key.isdecimal():
+            return key
+        user = get_user_model().objects.filter(pk=int(key)).first()
+        return (user.get_full_name() or user.get_username()) if user is not None else None
+
     def event(self, *names: str) -> Any:
         for t in sorted(self.taken, key=lambda t: t.at, reverse=True):
             for n in names:
@@ -332,7 +345,7 @@ class Sources:
             "declarant.telephone": lambda: self.input_of(("declare", "classify"), "declarant_telephone"),
             "hearing.at": lambda: self.input_of(("schedule_hearing",), "hearing_at"),
             "hearing.place": lambda: self.input_of(("schedule_hearing",), "place"),
-            "hearing.officer": lambda: self.input_of(("schedule_hearing",), "hearing_officer"),
+            "hearing.officer": self._hearing_officer,
             "hearing.subject": self._hearing_subject,
             "hearing.held_on": lambda: self.input_of(("hold_hearing",), "closed_on", "held_on"),
             "decision.outcome": lambda: _outcome(self.input_of(DECISION_ACTS, "outcome")),

@@ -21,6 +21,9 @@ UTC = dt.UTC
 
 def scheduled_hearing(story):  # noqa: F811
     s = served_dangerous(story)
+    officer = s.staff["hearing"]
+    officer.first_name, officer.last_name = "Ruth", "Aamodt"
+    officer.save()
     s.step("receive_hearing_request", "clerk", 5, received_on=on(5))
     s.step(
         "schedule_hearing",
@@ -28,7 +31,7 @@ def scheduled_hearing(story):  # noqa: F811
         6,
         hearing_at=at(15, 14).isoformat(),
         place="City Hall, 105 Main St; Council chambers",
-        hearing_officer="Ruth Aamodt",
+        hearing_officer=str(s.staff["hearing"].pk),
     )
     return s
 

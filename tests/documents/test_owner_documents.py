@@ -97,7 +97,7 @@ def test_a_step_that_schedules_a_hearing_gives_its_owner_document_the_calendar_f
         inputs={
             "hearing_at": at(15, 14),
             "place": "City Hall, council chambers",
-            "hearing_officer": "R. Aamodt",
+            "hearing_officer": str(c.staff["hearing"].pk),
         },
         at=at(8, 11),
         actor=c.staff["clerk"],
@@ -147,7 +147,7 @@ def test_scheduling_the_hearing_issues_the_notice_of_hearing_with_its_calendar_f
         6,
         hearing_at=at(15, 14).isoformat(),
         place="City Hall, 105 Main Street",
-        hearing_officer="Ruth Aamodt",
+        hearing_officer=str(c.staff["hearing"].pk),
     )
     notice = next(d for d in result.documents if d.doc_type == "hearing_notice")
     assert notice.language == "es"

@@ -428,7 +428,7 @@ def decided(story, outcome: str):
         6,
         hearing_at=at(15, 14).isoformat(),
         place="City Hall",
-        hearing_officer="Ruth Aamodt",
+        hearing_officer=str(s.staff["hearing"].pk),
     )
     s.step("hold_hearing", "hearing", 15, held_on=on(15), owner_present=True)
     event = s.step(
