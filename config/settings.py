@@ -322,6 +322,10 @@ LOGGING = {
     "loggers": {
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # WeasyPrint's steps of every PDF ("Step 5 - Creating layout") and its notes on unsupported CSS:
+        # nothing an operator acts on; its errors still come through
+        "weasyprint": {"level": "ERROR"},
+        "weasyprint.progress": {"level": "ERROR"},
     },
 }
 

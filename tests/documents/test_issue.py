@@ -227,3 +227,16 @@ def test_a_dangerous_dog_notice_carries_the_state_elements(make_case):
     # the state's elements (Minn. Stat. 347.541 subd. 3) are among those the notice states, and the step's
     # contents check (any layer) accepted them
     assert any(e.startswith("mn-statute:") for e in notice.elements)
+
+
+def test_a_new_notice_form_drafts_the_notice_with_the_date_it_starts_with(make_case, staff):
+    # the form starts at today's date of the notice: the draft already gives the owner's last day to ask for a
+    # hearing, instead of listing it as missing while the date field shows a date
+    c = make_case()
+    c.declare()
+    client = Client()
+    client.force_login(staff["officer"])
+    form = client.get(f"/cases/{c.case.number}/act/serve_notice")
+
+    assert form.context["draft_missing"] == []
+    assert "Not ready to issue" not in form.content.decode()

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, SuspiciousFileOperation
-from django.http import FileResponse, Http404, HttpResponseBadRequest
+from django.http import FileResponse, Http404, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -500,8 +500,15 @@ def act_form(request, number: str, step_id: str):
             "token": token,
             "city": city_names([case.jurisdiction])[case.jurisdiction],
             "designation": designation_label(j, case.designation),
+            # the drafts filled with what the form shows: what was typed, or on a new form what it starts with
+            # (today's date of the notice gives the owner's last day to ask for a hearing at once)
             **drafts_context(
-                case, j, step, request.POST if request.method == "POST" else None, at=now, actor=user
+                case,
+                j,
+                step,
+                request.POST if request.method == "POST" else _as_form_data(values),
+                at=now,
+                actor=user,
             ),
         }
     )
@@ -509,6 +516,17 @@ def act_form(request, number: str, step_id: str):
 
 
 TYPED_KINDS = frozenset({"date", "datetime", "text", "file"})
+
+
+def _as_form_data(values: dict[str, Any]) -> QueryDict:
+    """The values a new form starts with, as the form would send them."""
+    data = QueryDict(mutable=True)
+    for key, value in values.items():
+        if isinstance(value, list | tuple):
+            data.setlist(f"in-{key}", [str(v) for v in value])
+        else:
+            data[f"in-{key}"] = str(value)
+    return data
 
 
 def _with_anchors(fields: list[dict], today_ids: set[str]) -> list[dict]:
