@@ -31,6 +31,9 @@ def assert_accessible(page, url):
     page.goto(url)
     found = violations(page)
     assert not found, f"{url}:\n{describe(found)}"
+    # nothing widens the page past the screen (a phone then scrolls sideways to read a line)
+    wide = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert wide <= 1, f"{url}: the page is {wide} px wider than the screen"
 
 
 PUBLIC_PAGES = ["/", "/accounts/login/", "/law/", "/law/battle-lake-mn/", "/law/tracy-mn/"]
@@ -43,6 +46,7 @@ OFFICER_PAGES = [
     "/cases/BL-2026-0003",
     "/cases/T-2026-0002",
     "/cases/BL-2026-0001/act/declare",
+    "/cases/BL-2026-0002/act/serve_notice",
     "/dogs/",
     "/people/",
     "/search?q=Rex",
