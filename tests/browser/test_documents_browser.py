@@ -1,6 +1,7 @@
 """Issuing a notice from the case page: the draft on the act form, re-filled as the form is typed, then the
 issued PDF downloaded from the timeline."""
 
+import datetime as dt
 import hashlib
 import re
 
@@ -28,16 +29,19 @@ def test_the_officer_issues_the_notice_from_the_case_page_and_downloads_it(
     assert "Rexford" in draft.inner_text()
     assert "(B)(2)(a)" in draft.inner_text()
     assert page.locator("input[name=in-contents]").count() == 0  # no tick boxes
-    # typing the date of the notice fills the hearing deadline into the draft (htmx)
-    page.locator("#in-served_on").fill(today.isoformat())
-    page.locator("input[name=in-method][value=personal]").check()
+    # the form starts at today's date of the notice: the draft gives the owner's last day at once
     hearing_right = page.locator(".draft [data-element$='/hearing_right']").first
-    assert hearing_right.locator("mark.unfilled").count() >= 1  # the deadline needs the date of the notice
+    assert hearing_right.locator("mark.unfilled").count() == 0
+    before = hearing_right.inner_text()
+    assert str(today.year) in before or str(today.year + 1) in before
+    # back-dating the notice re-fills the draft as it is typed (htmx): the last day moves a week earlier
+    page.locator("#in-served_on").fill((today - dt.timedelta(days=7)).isoformat())
+    page.locator("input[name=in-method][value=personal]").check()
     page.wait_for_function(
-        "() => { const s = document.querySelector(\".draft [data-element$='/hearing_right']\");"
-        " return s && !s.querySelector('mark.unfilled'); }"
+        "(before) => { const s = document.querySelector(\".draft [data-element$='/hearing_right']\");"
+        " return s && s.innerText !== before && !s.querySelector('mark.unfilled'); }",
+        arg=before,
     )
-    assert str(today.year) in hearing_right.inner_text() or str(today.year + 1) in hearing_right.inner_text()
     page.locator("#in-served_owner").fill("Olive Ostrander, at the door")
     page.locator("form.act-form button[type=submit]").click()
     page.wait_for_url(re.compile(rf".*/cases/{c.case.number}#timeline"))
