@@ -404,6 +404,10 @@ class SearchResults:
         return SEARCH_LIMIT in (len(self.cases), len(self.dogs), len(self.people), len(self.incidents))
 
 
+def _dogs_by_name() -> Prefetch:
+    return Prefetch("dogs", queryset=Dog.objects.order_by(*DOG_ORDER))
+
+
 def _owners_prefetch() -> Prefetch:
     return Prefetch("owners", queryset=Person.objects.order_by("full_name", "id"))
 
@@ -472,7 +476,7 @@ def search(user, query: str) -> SearchResults:
         ],
         key=lambda i: (-i.occurred_at.timestamp(), -i.pk),
     )
-    prefetch_related_objects(results.incidents, Prefetch("dogs", queryset=Dog.objects.order_by("name", "id")))
+    prefetch_related_objects(results.incidents, _dogs_by_name())
     return results
 
 
@@ -512,23 +516,28 @@ def dogs(user) -> QuerySet[Dog]:
     )
 
 
-def case_counts(dogs_shown) -> None:
-    """Set `case_count` on each dog of a page: one query over the page's dogs, not a count over every dog."""
-    ids = [d.pk for d in dogs_shown]
+def _child_counts(rows, model, parent: str, attribute: str) -> None:
+    """Set `attribute` on each row of a page to the number of its `model` rows: one grouped query over the
+    page's ids, not a count over every row."""
     counts = dict(
-        Case.objects.filter(dog_id__in=ids)
-        .values("dog_id")
+        model.objects.filter(**{f"{parent}__in": [r.pk for r in rows]})
+        .values(parent)
         .annotate(n=Count("id"))
-        .values_list("dog_id", "n")
+        .values_list(parent, "n")
     )
-    for d in dogs_shown:
-        d.case_count = counts.get(d.pk, 0)
+    for r in rows:
+        setattr(r, attribute, counts.get(r.pk, 0))
+
+
+def case_counts(dogs_shown) -> None:
+    """Set `case_count` on each dog of a page."""
+    _child_counts(dogs_shown, Case, "dog_id", "case_count")
 
 
 def people(user) -> QuerySet[Person]:
     return (
         Person.objects.filter(jurisdiction__in=cities_of(user))
-        .prefetch_related(Prefetch("dogs", queryset=Dog.objects.order_by("name", "id")))
+        .prefetch_related(_dogs_by_name())
         .order_by(*PERSON_ORDER)
     )
 
@@ -536,22 +545,14 @@ def people(user) -> QuerySet[Person]:
 def incidents(user) -> QuerySet[Incident]:
     return (
         Incident.objects.filter(jurisdiction__in=cities_of(user))
-        .prefetch_related(Prefetch("dogs", queryset=Dog.objects.order_by("name", "id")))
+        .prefetch_related(_dogs_by_name())
         .order_by(*INCIDENT_ORDER)
     )
 
 
 def victim_counts(incidents_shown) -> None:
-    """Set `victim_count` on each incident of a page: one query over the page's incidents."""
-    ids = [i.pk for i in incidents_shown]
-    counts = dict(
-        Victim.objects.filter(incident_id__in=ids)
-        .values("incident_id")
-        .annotate(n=Count("id"))
-        .values_list("incident_id", "n")
-    )
-    for i in incidents_shown:
-        i.victim_count = counts.get(i.pk, 0)
+    """Set `victim_count` on each incident of a page."""
+    _child_counts(incidents_shown, Victim, "incident_id", "victim_count")
 
 
 def dog_detail(user, pk: int) -> Dog:
