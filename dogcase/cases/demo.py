@@ -349,6 +349,48 @@ def battle_lake() -> list[Story]:
                     95,
                     {"proofs": ALL_CONDITIONS, "number": "BL-DD-2026-01"},
                 ),
+                # (K): a later bite, the notice of the intended destruction, its hearing and the Council's decision
+                (
+                    "serve_destruction_notice",
+                    "officer",
+                    60,
+                    {
+                        "served_on": d(60),
+                        "incident": "Two days before this notice, in the yard of 18 Pine Street, the dog bit a "
+                        "visiting relative on the forearm without provocation; the wound needed stitches.",
+                        "method": "personal service, at the door",
+                        "received_on": d(60),
+                    },
+                ),
+                ("receive_destruction_hearing_request", "clerk", 55, {"received_on": d(55)}),
+                (
+                    "schedule_destruction_hearing",
+                    "clerk",
+                    54,
+                    {
+                        "hearing_at": t(48, 14),
+                        "place": "City Hall council chambers",
+                        "hearing_officer": HEARING_OFFICER,
+                        "mailed_on": d(54),
+                    },
+                ),
+                ("hold_destruction_hearing", "hearing", 48, {"held_on": d(48), "owner_present": True}),
+                (
+                    "decide_destruction",
+                    "hearing",
+                    47,
+                    {
+                        "outcome": "not_appropriate",
+                        "reasons": "The relative had entered the dog's kennel uninvited; the owner has since "
+                        "added a locked gate.",
+                    },
+                ),
+                (
+                    "confirm_or_rescind_destruction",
+                    "council",
+                    40,
+                    {"outcome": "rescinded", "resolution": "Res. 2026-52", "decided_on": d(40)},
+                ),
             ],
         ),
         Story(
@@ -619,6 +661,18 @@ def tracy() -> list[Story]:
                 ("impound", "police", 19, {"place": "301 State Street"}),
                 ("notify_impoundment", "clerk", 18, {"sent_on": d(18), "certified_mail": True}),
                 ("receive_impoundment_appeal", "clerk", 16, {"received_on": d(16)}),
+                ("hold_impoundment_hearing", "council", 14, {"held_on": d(14), "outcome": "appeared"}),
+                (
+                    "decide_impoundment",
+                    "council",
+                    13,
+                    {
+                        "outcome": "release_conditionally",
+                        "conditions": "The owner meets every requirement of Subd 5 for keeping a vicious dog "
+                        "before the dog is released.",
+                        "notified_on": d(13),
+                    },
+                ),
             ],
         ),
     ]

@@ -17,5 +17,9 @@ def test_the_demo_cases_issue_their_documents_with_every_value(staff, media):
     assert ("battle-lake-mn", "pdd_declaration_notice") in issued
     assert ("battle-lake-mn", "dangerous_declaration_notice") in issued
     assert ("tracy-mn", "vicious_classification_notice") in issued
+    # (K): the notice of the intended destruction and the Council's decision on it; Subd 8.C: the impoundment decision
+    assert ("battle-lake-mn", "k_destruction_notice") in issued
+    assert ("battle-lake-mn", "council_destruction_decision") in issued
+    assert ("tracy-mn", "impoundment_decision") in issued
     for d in docs:
         assert contains_values(d, pdf_text(d)) == [], (d.number, d.doc_type)
