@@ -675,6 +675,67 @@ def tracy() -> list[Story]:
                 ),
             ],
         ),
+        # The state's law in Tracy (Minn. Stat. 347.565): a dog declared dangerous under 347.50, its notice under
+        # 347.541 subd. 3, the owner's hearing and the hearing officer's decision (subd. 4), then a later attack
+        # and the notice of intended destruction under 347.56.
+        Story(
+            owner="Lorna Buysse",
+            street="140 Rowe Street",
+            dog={"name": "Ranger", "breed": "Akita", "colour": "brindle", "sex": "male", "birth_year": 2019},
+            incident={
+                "days": 45,
+                "place": "Rowe Street, in front of the post office",
+                "kind": "attack",
+                "facts": SERIOUS,
+                "victim": ("Dale Vos", "human", "substantial_bodily_harm"),
+                "narrative": "Ran from an open car and bit a man on the arm; the wound needed surgery.",
+            },
+            steps=[
+                (
+                    "declare",
+                    "officer",
+                    44,
+                    {
+                        "designation": "dangerous",
+                        "basis": "Without provocation inflicted substantial bodily harm on a person, Minn. Stat. "
+                        "347.50, subd. 2(1).",
+                        "declarant_telephone": "507-629-5560",
+                        "declared_on": d(44),
+                    },
+                ),
+                (
+                    "serve_notice",
+                    "officer",
+                    43,
+                    {"served_on": d(43), "method": "personal", "received_on": d(43)},
+                ),
+                ("receive_hearing_request", "officer", 40, {"received_on": d(40)}),
+                ("hold_hearing", "hearing", 30, {"held_on": d(30)}),
+                (
+                    "decide_appeal",
+                    "hearing",
+                    28,
+                    {
+                        "outcome": "upheld",
+                        "reasons": "The dog bit without provocation and the wound needed surgery: substantial "
+                        "bodily harm under 347.50, subd. 2(1).",
+                        "method": "hand_delivery",
+                        "delivered_on": d(28),
+                    },
+                ),
+                (
+                    "serve_destruction_notice",
+                    "officer",
+                    5,
+                    {
+                        "served_on": d(5),
+                        "incident": "Six days before this notice, on Rowe Street, the dog attacked a second "
+                        "person without provocation and inflicted substantial bodily harm.",
+                        "method": "personal service, at the door",
+                    },
+                ),
+            ],
+        ),
     ]
 
 

@@ -46,6 +46,20 @@ def _staff_name(user) -> str:
     return user.get_full_name() or user.get_username()
 
 
+def staff_member(value: Any, users: dict[str, Any] | None = None) -> tuple[Any, str]:
+    """The member of staff a step designated (the hearing officer) as recorded on the act, and their name: a
+    user's id; or, on an act recorded before the officer was chosen among the city's users, the name as written
+    (no user). A user no longer on record has no name. `users` caches the lookups of one page."""
+    key = str(value)
+    if not key.isdecimal():
+        return None, key
+    users = {} if users is None else users
+    if key not in users:
+        users[key] = get_user_model().objects.filter(pk=int(key)).first()
+    user = users[key]
+    return user, (_staff_name(user) if user is not None else "")
+
+
 def scheduled_hearings(case: Case, j=None, events: list[Event] | None = None) -> dict[str, ScheduledHearing]:
     """{scheduled event: the hearing as last scheduled} for every kind of hearing the case has scheduled."""
     from dogcase.cases.acts import case_state, jurisdiction_of
@@ -76,13 +90,7 @@ def scheduled_hearings(case: Case, j=None, events: list[Event] | None = None) ->
                 officer, officer_name = None, ""
                 who = next((i for i in step.inputs if i.kind == "staff_member"), None)
                 if who is not None and inputs.get(who.id):
-                    key = str(inputs[who.id])
-                    if key not in users:
-                        users[key] = (
-                            get_user_model().objects.filter(pk=int(key)).first() if key.isdecimal() else None
-                        )
-                    officer = users[key]
-                    officer_name = _staff_name(officer) if officer is not None else key
+                    officer, officer_name = staff_member(inputs[who.id], users)
                 elif inputs.get("hearing_officer"):  # an act recorded when the officer was named in words
                     officer_name = str(inputs["hearing_officer"])
                 out[name] = ScheduledHearing(

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.hearings import staff_member
 from dogcase.cases.models import Case, Event, Obligation
 from dogcase.documents.ical import CalendarItem, calendar_text
 from dogcase.law import library
@@ -119,7 +120,7 @@ def scheduled_dates(cities: Iterable[str], *, now: dt.datetime, case: Case | Non
         texts = tuple(
             (
                 item.label,
-                _staff_name(inputs[item.id]) if item.kind == "staff_member" else str(inputs[item.id]),
+                staff_member(inputs[item.id])[1] if item.kind == "staff_member" else str(inputs[item.id]),
             )
             for item in (step.inputs if step is not None else ())
             if item.kind in ("text", "staff_member") and inputs.get(item.id)
@@ -128,15 +129,6 @@ def scheduled_dates(cities: Iterable[str], *, now: dt.datetime, case: Case | Non
         out.append(Scheduled(e, s, start, inputs, texts, sequence))
     out.sort(key=lambda x: x.start)
     return out
-
-
-def _staff_name(value) -> str:
-    """A member of staff designated on the step (the hearing officer), by name."""
-    from django.contrib.auth import get_user_model
-
-    key = str(value)
-    user = get_user_model().objects.filter(pk=int(key)).first() if key.isdecimal() else None
-    return (user.get_full_name() or user.get_username()) if user is not None else key
 
 
 def _capital(text: str) -> str:

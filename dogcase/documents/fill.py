@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
+from dogcase.cases.hearings import staff_member
 from dogcase.cases.models import Case
 from dogcase.law import CaseState, InputError, TakenStep
 
@@ -247,11 +248,7 @@ class Sources:
         value = self.input_of(("schedule_hearing", "schedule_destruction_hearing"), "hearing_officer")
         if value is None:
             return None
-        key = str(value)
-        if not key.isdecimal():
-            return key
-        user = get_user_model().objects.filter(pk=int(key)).first()
-        return (user.get_full_name() or user.get_username()) if user is not None else None
+        return staff_member(value)[1] or None
 
     def event(self, *names: str) -> Any:
         for t in sorted(self.taken, key=lambda t: t.at, reverse=True):
@@ -426,7 +423,6 @@ class Sources:
 
     def _declarant(self):
         """Who declared the dog; on a case never declared (a 347.56 destruction), the person giving notice."""
-        from django.contrib.auth import get_user_model
 
         t = self._declaration()
         if t is None:

@@ -19,7 +19,15 @@ from dogcase.documents.models import IssuedDocument
 from dogcase.documents.service_models import ServiceAttempt
 from dogcase.law import library
 from dogcase.staff.guards import in_cities, may_record, require_writer, staff_required
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
+from dogcase.staff.views.common import (
+    ActAttempt,
+    attempt_act,
+    city_names,
+    clean_token,
+    new_form_token,
+    now_and_today,
+    sentence,
+)
 
 # the mailing sheet shows at most this many pieces a page (a city's day rarely has more; "next" pages on)
 SHEET_PAGE = 200
@@ -125,8 +133,8 @@ def record_attempt(request, pk: int):
         if values["received_on"] and received_on is None:
             errors["received_on"] = "Give the date (YYYY-MM-DD)."
         if not errors:
-            try:
-                done = serving.record_service_attempt(
+            tried = attempt_act(
+                lambda: serving.record_service_attempt(
                     document,
                     actor=user,
                     method=values["method"],
@@ -140,19 +148,17 @@ def record_attempt(request, pk: int):
                     proofs=_uploads(request),
                     expected_version=version,
                     idempotency_key=token,
-                )
-            except case_acts.InvalidInput as exc:
-                errors[exc.field if exc.field in (*FIELDS, "proof") else "method"] = sentence(exc.rule)
-            except case_acts.Refused as exc:
-                refusals = [{"reason": r["reason"], "citation": r.get("citation", "")} for r in exc.refusals]
-                status = 409
-            except case_acts.StaleCase as exc:
-                errors["method"] = str(exc)
-                version = exc.case.version
-                status = 409
-            else:
+                ),
+                fields=(*FIELDS, "proof"),
+                fallback="method",
+            )
+            if tried.done:
+                done = tried.result
                 messages.success(request, f"Attempt {done.attempt.number} recorded. {done.message}".strip())
                 return redirect(reverse("staff:case", args=[case.number]) + f"#service-{document.pk}")
+            errors.update(tried.errors)
+            refusals = tried.refusals
+            status, version = _after_refusal(tried, errors, "method", status, version)
     context = {
         "document": document,
         "case": case,
@@ -174,6 +180,14 @@ def record_attempt(request, pk: int):
         "token": token,
     }
     return render(request, "documents/service_form.html", context, status=status)
+
+
+def _after_refusal(tried: ActAttempt, errors: dict[str, str], field: str, status: int, version: int):
+    """The form's status and case version after an act refused it; a stale case is told beside `field`."""
+    if tried.stale is not None:
+        errors[field] = str(tried.stale)
+        return tried.status, tried.stale.case.version
+    return tried.status, version
 
 
 @staff_required
@@ -204,8 +218,8 @@ def record_return(request, pk: int, number: int):
         if values["received_on"] and received_on is None:
             errors["received_on"] = "Give the date (YYYY-MM-DD)."
         if not errors:
-            try:
-                done = serving.record_mail_return(
+            tried = attempt_act(
+                lambda: serving.record_mail_return(
                     attempt,
                     actor=user,
                     outcome=values["outcome"],
@@ -214,21 +228,18 @@ def record_return(request, pk: int, number: int):
                     proofs=_uploads(request),
                     expected_version=version,
                     idempotency_key=token,
+                ),
+                fields=("outcome", "received_on", "notes", "proof"),
+                fallback="outcome",
+            )
+            if tried.done:
+                messages.success(
+                    request, f"Recorded for attempt {attempt.number}. {tried.result.message}".strip()
                 )
-            except case_acts.InvalidInput as exc:
-                errors[
-                    exc.field if exc.field in ("outcome", "received_on", "notes", "proof") else "outcome"
-                ] = sentence(exc.rule)
-            except case_acts.Refused as exc:
-                refusals = [{"reason": r["reason"], "citation": r.get("citation", "")} for r in exc.refusals]
-                status = 409
-            except case_acts.StaleCase as exc:
-                errors["outcome"] = str(exc)
-                version = exc.case.version
-                status = 409
-            else:
-                messages.success(request, f"Recorded for attempt {attempt.number}. {done.message}".strip())
                 return redirect(reverse("staff:case", args=[case.number]) + f"#service-{document.pk}")
+            errors.update(tried.errors)
+            refusals = tried.refusals
+            status, version = _after_refusal(tried, errors, "outcome", status, version)
     context = {
         "document": document,
         "case": case,

@@ -47,12 +47,14 @@ from dogcase.staff.stepforms import (
     read_inputs,
 )
 from dogcase.staff.views.common import (
+    attempt_act,
     city_names,
     clean_token,
     installed,
     new_form_token,
     not_installed,
     now_and_today,
+    refusal_row,
     sentence,
 )
 
@@ -217,11 +219,6 @@ def _sort_key(due) -> dt.datetime:
 
 def _cites(provisions) -> list[dict[str, Any]]:
     return [dict(p) for p in provisions or ()]
-
-
-def refusal_row(reason: str, citation: str, code: str = "") -> dict[str, str]:
-    """A refusal; its citation is left out where the reason already quotes it."""
-    return {"reason": reason, "citation": "" if citation and citation in reason else citation, "code": code}
 
 
 def step_row(verdict, case: Case) -> dict[str, Any]:
@@ -593,8 +590,8 @@ def correct_date(request, number: str, seq: int):
                     "Give the date and time." if isinstance(current[name], dt.datetime) else "Give the date."
                 )
             else:
-                try:
-                    result = acts.correct_event_date(
+                tried = attempt_act(
+                    lambda: acts.correct_event_date(
                         case,
                         event=event,
                         name=name,
@@ -603,34 +600,29 @@ def correct_date(request, number: str, seq: int):
                         actor=user,
                         expected_version=version,
                         idempotency_key=token,
-                    )
-                except acts.InvalidInput as exc:
-                    field = exc.field if exc.field in ("name", "value", "reason") else ""
-                    if field:
-                        errors[field] = sentence(exc.rule)
-                    else:
-                        general.append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
-                except acts.Refused as exc:
-                    refusals = [
-                        refusal_row(r["reason"], r.get("citation", ""), r.get("code", ""))
-                        for r in exc.refusals
-                    ]
-                    status = 409
-                except acts.StaleCase as exc:
+                    ),
+                    fields=("name", "value", "reason"),
+                )
+                errors.update(tried.errors)
+                general.extend(tried.general)
+                refusals = tried.refusals
+                status = tried.status
+                if tried.stale is not None:
                     case = _case(user, number)
-                    version = exc.case.version
+                    version = tried.stale.case.version
                     stale = {
                         "message": "Someone else acted on this case while you had the form open. Nothing was "
                         "saved. Check the case as it is now, then submit again.",
                         "recent": timeline(queries.case_events(case), may_correct=False, j=j)[-5:],
                     }
-                    status = 409
-                else:
-                    if result.replayed:
+                if tried.done:
+                    if tried.result.replayed:
                         messages.info(request, "This correction was already recorded from this form.")
                     else:
                         messages.success(request, "The date was corrected and the deadlines recomputed.")
-                    return redirect(reverse("staff:case", args=[case.number]) + f"#e-{result.event.seq}")
+                    return redirect(
+                        reverse("staff:case", args=[case.number]) + f"#e-{tried.result.event.seq}"
+                    )
     context = {
         "case": case,
         "event": event,

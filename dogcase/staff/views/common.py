@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils import timezone
 
+from dogcase.cases import acts
 from dogcase.law import library
 from dogcase.staff.guards import not_installed
+from dogcase.staff.present import humanize
 
 
 def now_and_today() -> tuple[dt.datetime, dt.date]:
@@ -54,3 +59,53 @@ def sentence(text: str) -> str:
     """A rule from the law engine or an act ("must be a date ...") as a sentence shown on a form."""
     text = str(text).strip()
     return text[:1].upper() + text[1:]
+
+
+def refusal_row(reason: str, citation: str, code: str = "") -> dict[str, str]:
+    """A refusal; its citation is left out where the reason already quotes it."""
+    return {"reason": reason, "citation": "" if citation and citation in reason else citation, "code": code}
+
+
+@dataclass
+class ActAttempt:
+    """What a form's call of an act function came to: its result, or the problems to show on the form again
+    (each field's error, errors that name no field of the form, the law's refusals) and, when someone else acted
+    on the case first, the case's version now. `status` is the HTTP status to answer the form with."""
+
+    result: Any = None
+    errors: dict[str, str] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+    refusals: list[dict[str, str]] = field(default_factory=list)
+    stale: Any = None
+    status: int = 200
+
+    @property
+    def done(self) -> bool:
+        return self.status == 200
+
+
+def attempt_act(call: Callable[[], Any], *, fields: Iterable[str], fallback: str | None = None) -> ActAttempt:
+    """Call an act (`acts.take_step`, `serving.record_service_attempt`, ...) for a form and sort what it
+    refuses: bad input goes beside the form's field it names (or `fallback`, or the form's general errors, when
+    it names none of `fields`), the law's refusals with their citations, a stale case with its current version.
+    Nothing the act refused was saved, so the form is shown again with what was typed."""
+    fields = tuple(fields)
+    try:
+        return ActAttempt(result=call())
+    except acts.InvalidInput as exc:
+        out = ActAttempt(status=400)
+        target = exc.field if exc.field in fields else fallback
+        if target:
+            out.errors[target] = sentence(exc.rule)
+        else:
+            out.general.append(sentence(f"{humanize(exc.field)}: {exc.rule}"))
+        return out
+    except acts.Refused as exc:
+        return ActAttempt(
+            refusals=[
+                refusal_row(r["reason"], r.get("citation", ""), r.get("code", "")) for r in exc.refusals
+            ],
+            status=409,
+        )
+    except acts.StaleCase as exc:
+        return ActAttempt(stale=exc, status=409)
