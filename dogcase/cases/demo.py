@@ -724,14 +724,36 @@ def tracy() -> list[Story]:
                     },
                 ),
                 (
+                    "record_sterilization",
+                    "officer",
+                    20,
+                    {
+                        "sterilized_on": d(21),
+                        "veterinarian": "Dr. Anna Koster, Tracy Veterinary Clinic, 250 Craig Avenue, Tracy; "
+                        "507-629-4550",
+                    },
+                ),
+                (
                     "serve_destruction_notice",
                     "officer",
-                    5,
+                    12,
                     {
-                        "served_on": d(5),
-                        "incident": "Six days before this notice, on Rowe Street, the dog attacked a second "
+                        "served_on": d(12),
+                        "incident": "Three days before this notice, on Rowe Street, the dog attacked a second "
                         "person without provocation and inflicted substantial bodily harm.",
                         "method": "personal service, at the door",
+                    },
+                ),
+                ("receive_destruction_hearing_request", "officer", 10, {"received_on": d(10)}),
+                ("hold_destruction_hearing", "hearing", 4, {"held_on": d(4)}),
+                (
+                    "decide_destruction",
+                    "hearing",
+                    3,
+                    {
+                        "outcome": "not_appropriate",
+                        "reasons": "The second person had climbed into the fenced yard; the owner has since "
+                        "locked the gate and completed a training course with the dog.",
                     },
                 ),
             ],

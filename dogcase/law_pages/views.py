@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
 
 from dogcase import law
 from dogcase.law import clock
@@ -78,16 +79,41 @@ def jurisdiction_law(request, jurisdiction_id: str):
         form = LawDateForm(initial={"on": on})
     shown = j.show(on)
     citation_of = {p["provision"]: p["citation"] for layer in shown["layers"] for p in layer["provisions"]}
+    # A city's page prints its own layer; the state's law under it is one page of its own (it is the same for
+    # every city), linked with the same date, so that the page stays readable and small.
+    own = [layer for layer in shown["layers"] if layer["pack"] == j.id]
+    elsewhere = [layer for layer in shown["layers"] if layer["pack"] != j.id] if own else []
+    if not own:
+        own = shown["layers"]
+    page_of = {
+        p["provision"]: _law_url(layer["pack"], on, today) for layer in elsewhere for p in layer["provisions"]
+    }
+
+    def href(key: str) -> str:
+        return f"{page_of.get(key, '')}#p-{key}"
 
     def cited(keys) -> list[dict]:
-        return [{"key": key, "citation": citation_of.get(key, key)} for key in keys]
+        return [{"key": key, "citation": citation_of.get(key, key), "href": href(key)} for key in keys]
+
+    def on_this_page(defect: dict) -> bool:
+        return not defect["provisions"] or any(key not in page_of for key in defect["provisions"])
 
     context = {
         "jurisdiction": shown["jurisdiction"],
         "form": form,
         "on": on,
         "is_today": on == today,
-        "layers": _layers(j, shown, on),
+        "layers": _layers(j, {**shown, "layers": own}, on),
+        "linked_layers": [
+            {
+                "name": layer["name"],
+                "kind": layer["kind"],
+                "count": len(layer["provisions"]),
+                "url": _law_url(layer["pack"], on, today),
+                "defects": sum(1 for d in shown["defects"] if not on_this_page(d)),
+            }
+            for layer in elsewhere
+        ],
         "designations": [
             {
                 **d,
@@ -95,6 +121,7 @@ def jurisdiction_law(request, jurisdiction_id: str):
                 if d["state_counterpart"] in j.designations
                 else d["state_counterpart"],
                 "defined_by_citation": citation_of.get(d["defined_by"], d["defined_by"]),
+                "defined_by_href": href(d["defined_by"]),
             }
             for d in shown["designations"]
         ],
@@ -105,23 +132,36 @@ def jurisdiction_law(request, jurisdiction_id: str):
                 "attorney": [("Problem", d["id"]), ("Provisions", ", ".join(d["provisions"]))],
             }
             for d in shown["defects"]
+            if on_this_page(d)
         ],
         "missing_settings": [
             {
                 **s,
                 "for_citation": citation_of.get(s["for"], s["for"]) if s["for"] else None,
+                "for_href": href(s["for"]) if s["for"] else "",
                 "attorney": [("Setting", s["id"])] + ([("Provision", s["for"])] if s["for"] else []),
             }
             for s in shown["settings"]
             if s["value"] is None
         ],
         "conflicts": [
-            {**c, "attorney": [("Topic", c["topic"]), ("Kind", c["kind"])]} for c in j.conflicts(on)
+            {
+                **c,
+                "city_href": href(c["city"].get("provision") or ""),
+                "state_href": href(c["state"].get("provision") or ""),
+                "attorney": [("Topic", c["topic"]), ("Kind", c["kind"])],
+            }
+            for c in j.conflicts(on)
         ],
         "has_state_layer": j.state is not None,
         "holidays": [{**h, "date": dt.date.fromisoformat(h["date"])} for h in shown["holidays"]],
     }
     return render(request, "law_pages/show.html", context)
+
+
+def _law_url(pack: str, on: dt.date, today: dt.date) -> str:
+    url = reverse("law_pages:show", args=[pack])
+    return url if on == today else f"{url}?on={on.isoformat()}"
 
 
 def _layers(j, shown: dict, on: dt.date) -> list[dict]:

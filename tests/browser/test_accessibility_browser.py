@@ -36,7 +36,14 @@ def assert_accessible(page, url):
     assert wide <= 1, f"{url}: the page is {wide} px wider than the screen"
 
 
-PUBLIC_PAGES = ["/", "/accounts/login/", "/law/", "/law/battle-lake-mn/", "/law/tracy-mn/"]
+PUBLIC_PAGES = [
+    "/",
+    "/accounts/login/",
+    "/law/",
+    "/law/battle-lake-mn/",
+    "/law/tracy-mn/",
+    "/law/mn-statute/",
+]
 OFFICER_PAGES = [
     "/",
     "/incidents/new",

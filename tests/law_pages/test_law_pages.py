@@ -31,7 +31,7 @@ def test_show_page_quotes_a_known_provision_with_its_citation_and_anchor(client)
 
 
 def test_show_page_says_what_a_deadline_provision_does_in_plain_english(client):
-    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+    page = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
 
     assert (
         "Owner: request a hearing on the dangerous dog declaration (and, if applicable, on prior potentially"
@@ -46,12 +46,13 @@ def article(page, anchor):
 
 
 def test_state_restatements_are_marked_as_such_and_quoted_city_text_is_not(client):
+    state = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
     page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
 
     assert "A summary of the statute in our words — check the Revisor's text." in article(
-        page, "p-mn-statute:347.541.1"
+        state, "p-mn-statute:347.541.1"
     )
-    assert "<blockquote" not in article(page, "p-mn-statute:347.541.1")
+    assert "<blockquote" not in article(state, "p-mn-statute:347.541.1")
     assert "restatement" not in article(page, "p-tracy-mn:5.F")
     assert "<blockquote" in article(page, "p-tracy-mn:5.F")
 
@@ -159,13 +160,41 @@ def layer_section(page, pack):
 
 def test_the_state_layer_is_labelled_a_summary_in_our_words_and_a_city_layer_is_not(client):
     page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+    state_page = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
 
-    state = layer_section(page, "mn-statute")
+    state = layer_section(state_page, "mn-statute")
     heading = state[: state.index("<h3>")]
     assert "A summary of the statute in our words — check the Revisor's text." in heading
     assert "quoted text" not in page
-    assert "(a summary in our words)" in page[page.index('aria-label="On this page"') :]
+    assert "(a summary in our words)" in state_page[state_page.index('aria-label="On this page"') :]
     assert "summary of the statute" not in layer_section(page, "tracy-mn")
+
+
+def test_a_city_page_prints_its_own_law_and_links_the_states_on_its_own_page_with_the_same_date(client):
+    page = client.get("/law/tracy-mn/?on=2026-06-01").content.decode()
+
+    # the state's provisions are not printed on the city's page: they are one page for every city
+    assert 'id="p-mn-statute:347.541.1"' not in page
+    assert 'id="layer-mn-statute"' not in page
+    assert 'href="/law/mn-statute/?on=2026-06-01">Read the State of Minnesota' in page
+    # a state citation on the city's page (a conflict, a defect) leads to the provision on the state's page
+    conflicts = page[page.index('id="conflicts"') : page.index("</table>", page.index('id="conflicts"'))]
+    assert 'href="/law/mn-statute/?on=2026-06-01#p-mn-statute:' in conflicts
+    # a problem that touches only the state's law is told on the state's page, and counted here
+    assert "only the law of the State of Minnesota" in page
+    state = client.get("/law/mn-statute/?on=2026-06-01").content.decode()
+    state_only = state.count('<li id="d-')
+    here = page.count('<li id="d-')
+    assert 0 < here and 0 < state_only
+    # today's page links today's state page (no date in the link)
+    assert (
+        'href="/law/mn-statute/">Read the State of Minnesota' in client.get("/law/tracy-mn/").content.decode()
+    )
+
+
+def test_a_city_law_page_stays_under_200_kb(client):
+    for city in ("battle-lake-mn", "tracy-mn"):
+        assert len(client.get(f"/law/{city}/?on=2026-11-30").content) < 200_000, city
 
 
 def test_a_missing_setting_and_a_problems_provisions_are_named_in_words_with_the_ids_in_the_fold(client):
