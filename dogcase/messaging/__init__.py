@@ -4,7 +4,7 @@ its delivery outcome), written in the recipient's language and sent by e-mail fr
     notify(case, kind, to="owners"|"staff", context={...}, key="...")
 
 queues the message(s) when the caller's transaction commits; `key` makes it idempotent: the same key gives the
-same rows, sent once. See dogcase/messaging/notify.py for the kinds and their context.
+same rows, sent once. See dogcase/messaging/outbox.py for the kinds and their context.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 
 def notify(case, kind: str, *, to: str = "owners", context: dict[str, Any] | None = None, key: str):
-    from dogcase.messaging.notify import notify as _notify
+    from dogcase.messaging.outbox import notify as _notify
 
     return _notify(case, kind, to=to, context=context or {}, key=key)
 

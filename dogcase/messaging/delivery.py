@@ -103,7 +103,7 @@ def _failed(message: Message, exc: Exception, at: dt.datetime) -> None:
                 status_reason=f"attempt {message.attempts} failed ({detail}); will try again",
                 history=history,
             )
-            from dogcase.messaging.notify import enqueue_send
+            from dogcase.messaging.outbox import enqueue_send
 
             transaction.on_commit(lambda: enqueue_send(message.pk, run_after=retry_at))
         return

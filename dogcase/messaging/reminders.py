@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from dogcase.cases.models import Case, Obligation
 from dogcase.law import library
-from dogcase.messaging.notify import notify
+from dogcase.messaging.outbox import notify
 
 AHEAD_DAYS = (7, 2)
 # a deadline missed is told once, on the first sweep after it passed; looking back a few days covers a

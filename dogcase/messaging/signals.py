@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from dogcase.cases.models import Event
 from dogcase.documents.models import IssuedDocument
-from dogcase.messaging.notify import notify
+from dogcase.messaging.outbox import notify
 
 log = logging.getLogger(__name__)
 

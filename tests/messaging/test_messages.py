@@ -288,3 +288,40 @@ def test_the_database_worker_runs_the_daily_sweep(settings):
     run = DailyRun.objects.get()
     assert run.finished_at is not None
     assert {"cases", "overdue", "messages", "documents"} <= set(run.report)
+
+
+def test_the_day_s_documents_are_read_back_and_a_damaged_one_raises_a_task(make_case, media):
+    from dogcase.messaging.tasks import verify_documents
+
+    c = served_case(make_case)
+    document = c.case.documents.earliest("pk")
+    day = timezone.localtime(document.issued_at).date().isoformat()
+    issued_that_day = c.case.documents.filter(issued_at__date=document.issued_at.date()).count()
+    report = verify_documents.call(day=day)
+    assert report == {"checked": issued_that_day, "bad": []}
+    (media / document.blob).chmod(0o640)
+    (media / document.blob).write_bytes(b"%PDF-1.7 not the document that was issued")
+    report = verify_documents.call(day=day)
+    assert report["bad"] == [document.number]
+    task = Task.objects.get(key=f"document:{document.pk}:v1:storage")
+    assert "does not match the one recorded when it was issued" in task.text and task.case == c.case
+
+
+def test_a_rejected_proof_tells_the_owner_why(make_case):
+    from dogcase.messaging import notify
+
+    c = served_case(make_case)
+    (message,) = notify(
+        c.case,
+        "proof_rejected",
+        to="owners",
+        context={
+            "condition": "proof of liability insurance of at least $300,000",
+            "reason": "The certificate ended on 1 May 2026.",
+            "citation": "Minn. Stat. § 347.51, subd. 2",
+        },
+        key="proof:7:rejected",
+    )
+    assert "The reason: The certificate ended on 1 May 2026." in message.body
+    assert "(Minn. Stat. § 347.51, subd. 2)" in message.body
+    assert notify(c.case, "proof_rejected", to="owners", context={}, key="proof:7:rejected") == [message]
