@@ -13,8 +13,8 @@ RUNSERVER_ADDR := 127.0.0.1:8000
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
 	@echo "make system-packages  install the Debian packages the documents need (Pango, DejaVu fonts, pdftotext)"
-	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
-	@echo "make serve      production: gunicorn (DEBUG=False) + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
+	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/ with the worker and the daily sweep"
+	@echo "make serve      production: gunicorn (DEBUG=False) + the worker + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
 	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
 	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
 	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"

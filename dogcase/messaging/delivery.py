@@ -57,7 +57,7 @@ def deliver(message_id: int, *, at: dt.datetime | None = None) -> str:
     """Send the message if it is still to send; return its status afterwards."""
     at = at or timezone.now()
     claimed = Message.objects.filter(pk=message_id, status=Message.Status.QUEUED).update(
-        status=Message.Status.SENDING, attempts=F("attempts") + 1
+        status=Message.Status.SENDING, attempts=F("attempts") + 1, last_attempt_at=at
     )
     message = Message.objects.select_related("case").get(pk=message_id)
     if not claimed:
@@ -137,6 +137,29 @@ def raise_paper_task(message: Message, why: str, at: dt.datetime) -> Task:
     )
     Message.objects.filter(pk=message.pk).update(paper_task=task)
     return task
+
+
+# a message still "being sent" this long after its attempt began: its worker stopped in the middle
+STUCK_AFTER = dt.timedelta(hours=1)
+
+
+def fail_stuck(at: dt.datetime | None = None) -> int:
+    """Messages whose worker stopped while sending them (killed, the machine restarted): whether the server got
+    them is unknown, and sending again could send twice, so each is marked failed and served on paper."""
+    at = at or timezone.now()
+    stuck = Message.objects.filter(status=Message.Status.SENDING, last_attempt_at__lt=at - STUCK_AFTER)
+    count = 0
+    for message in stuck.select_related("case").order_by("pk"):
+        with transaction.atomic():
+            changed = Message.objects.filter(pk=message.pk, status=Message.Status.SENDING).update(
+                status=Message.Status.FAILED,
+                status_reason="the worker stopped while sending it: it may not have been delivered",
+                history=[*message.history, _entry(at, "error", "the worker stopped while sending")],
+            )
+            if changed:
+                raise_paper_task(message, "the e-mail may not have been delivered", at)
+                count += 1
+    return count
 
 
 class UnknownMessage(LookupError):

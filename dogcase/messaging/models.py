@@ -47,6 +47,7 @@ class Message(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     status_reason = models.CharField(max_length=500, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
     # every attempt: {"at": ISO, "outcome": "sent"|"error", "detail": ...}, and a bounce when one is reported
     history = models.JSONField(default=list)
     sent_at = models.DateTimeField(null=True, blank=True)

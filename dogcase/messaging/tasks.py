@@ -2,8 +2,8 @@
 by `manage.py db_worker`, docs/deploy.md):
 
 - send_message: one message, at most once (dogcase.messaging.delivery), retried with back-off by itself;
-- daily_sweep: the day's sweep (dogcase.cases.acts.sweep), then the day's reminders, then the check of the
-  day's issued documents; enqueued once a day by `dogcase sweep --every` (dogcase.messaging.schedule);
+- daily_sweep: the day's sweep (dogcase.cases.acts.sweep), then the day's reminders, the messages whose
+  worker stopped while sending them (failed: serve on paper), then the check of the day's issued documents; enqueued once a day by `dogcase sweep --every` (dogcase.messaging.schedule);
 - verify_documents: a batch of issued documents read back from the storage and checked against the hash
   recorded when they were issued; a missing or altered PDF raises a staff task to issue it again.
 
@@ -54,6 +54,7 @@ def daily_sweep(day: str, attempt: int = 1) -> dict:
     """The sweep of `day` (ISO date), its reminders and the check of its documents; the report is kept on the
     day's DailyRun row. Safe to run again: the sweep raises each task once and each reminder's key is unique."""
     from dogcase.cases.acts import sweep
+    from dogcase.messaging.delivery import fail_stuck
     from dogcase.messaging.models import DailyRun
     from dogcase.messaging.reminders import send_reminders
 
@@ -61,6 +62,7 @@ def daily_sweep(day: str, attempt: int = 1) -> dict:
         at = timezone.now()
         report = sweep(at=at).as_dict()
         report["messages"] = send_reminders(at)
+        report["messages"]["stuck_failed"] = fail_stuck(at)
         report["documents"] = verify_documents.call(day=day)
     except Exception as exc:
         if not retry_later(daily_sweep, attempt=attempt, exc=exc, day=day):

@@ -325,3 +325,86 @@ def test_a_rejected_proof_tells_the_owner_why(make_case):
     assert "The reason: The certificate ended on 1 May 2026." in message.body
     assert "(Minn. Stat. § 347.51, subd. 2)" in message.body
     assert notify(c.case, "proof_rejected", to="owners", context={}, key="proof:7:rejected") == [message]
+
+
+def test_the_city_s_missed_deadline_goes_to_the_staff_whose_roles_meet_it(make_case):
+    from dogcase.cases.acts import sweep
+
+    c = served_case(make_case)
+    c.staff["clerk"].email = "clerk@battlelake.example"
+    c.staff["clerk"].save()
+    c.step("receive_hearing_request", "clerk", 5, received_on=on(5))
+    ob = c.case.obligations.get(deadline_id="city.schedule_hearing")
+    assert ob.who == "city" and ob.status == "open"
+    day_after = timezone.make_aware(dt.datetime.combine(ob.due_date + dt.timedelta(days=1), dt.time(0, 15)))
+    sweep(at=day_after)
+    Message.objects.all().delete()
+    send_reminders(day_after)
+    to_staff = Message.objects.filter(kind="deadline_missed", case=c.case, person=None)
+    schedule = [m for m in to_staff if "schedule the appeal hearing" in m.body]
+    assert {m.user for m in schedule} == {c.staff["clerk"]}  # ",city_clerk,": not the officer, not the owner
+    (message,) = schedule
+    assert message.address == "clerk@battlelake.example" and message.status == "queued"
+    assert message.body.startswith(f"{c.staff['clerk'].get_username()},") and "Overdue since" in message.body
+    assert f"/cases/{c.case.number}" in message.body
+    assert not Message.objects.filter(
+        kind="deadline_missed", person=c.owner, body__contains="schedule the appeal"
+    )
+
+
+def test_a_daily_sweep_that_fails_is_enqueued_again_with_the_next_attempt(db, monkeypatch, settings):
+    from django_tasks_db.models import DBTaskResult
+
+    from dogcase.messaging import tasks
+
+    def broken(**kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr("dogcase.cases.acts.sweep", broken)
+    result = tasks.daily_sweep.call(day="2026-06-01")
+    assert result["retried"] is True
+    again = DBTaskResult.objects.get(task_path="dogcase.messaging.tasks.daily_sweep")
+    assert again.args_kwargs["kwargs"] == {"day": "2026-06-01", "attempt": 2}
+    assert again.run_after is not None and again.run_after > timezone.now()
+    with pytest.raises(RuntimeError):
+        tasks.daily_sweep.call(day="2026-06-01", attempt=tasks.JOB_ATTEMPTS)  # the last one fails for good
+
+
+def test_the_sweep_command_queues_the_day_s_reminders_and_its_scheduler_enqueues_the_job(
+    make_case, capsys, monkeypatch
+):
+    import json
+
+    from dogcase import cli
+
+    c = served_case(make_case)
+    ob = hearing_obligation(c)
+    Message.objects.all().delete()
+    when = seven_days_before(ob)
+    assert cli.main(["sweep", "--at", when.isoformat()]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["messages"] == {"deadline_soon": 1, "deadline_missed": 0}
+    assert Message.objects.filter(kind="deadline_soon", person=c.owner).count() == 1
+    # --every: the scheduler enqueues the day's job (and does not sweep itself); stopped after its first wait
+    monkeypatch.setattr("time.sleep", lambda seconds: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        cli.main(["sweep", "--every", "86400"])
+    assert json.loads(capsys.readouterr().out)["enqueued"] is True
+    assert DailyRun.objects.filter(day=timezone.localdate()).exists()
+    with pytest.raises(SystemExit):
+        cli.main(["sweep", "--every", "86400", "--at", when.isoformat()])
+
+
+def test_a_message_whose_worker_stopped_while_sending_is_not_sent_again_but_served_on_paper(make_case):
+    from dogcase.messaging.delivery import fail_stuck
+
+    c = served_case(make_case)
+    message = Message.objects.filter(kind="document_issued").earliest("pk")
+    an_hour_ago = timezone.now() - dt.timedelta(hours=2)
+    Message.objects.filter(pk=message.pk).update(status="sending", attempts=1, last_attempt_at=an_hour_ago)
+    assert deliver(message.pk) == "sending"  # a second job does not send it again
+    assert fail_stuck() == 1
+    message.refresh_from_db()
+    assert message.status == "failed" and "may not have been delivered" in message.status_reason
+    assert Task.objects.filter(key=f"message:{message.pk}:paper", case=c.case).exists()
+    assert fail_stuck() == 0
