@@ -204,6 +204,7 @@ def test_an_owner_without_an_e_mail_address_is_recorded_as_not_sent_and_the_case
     client.force_login(c.staff["officer"])
     page = client.get(f"/cases/{c.case.number}").content.decode()
     assert "Not told by e-mail:" in page and "Olive Ostrander" in page and "no e-mail address" in page
+    assert page.count('data-status="not_sent"') == sent.count()
 
 
 def test_the_document_issued_to_the_owner_is_a_message_on_the_case(make_case, client):
