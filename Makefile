@@ -66,7 +66,7 @@ check-deploy: venv
 		DOGCASE_AUDIT_KEY="check-deploy-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n')" \
 		ALLOWED_HOSTS=dogcase.example.org CSRF_TRUSTED_ORIGINS=https://dogcase.example.org \
 		SECURE_PROXY_SSL=True DOGCASE_CLIENT_IP_HEADER=X-Forwarded-For DOGCASE_VAR_DIR="$$tmp" \
-		EMAIL_HOST=smtp.example.org DEFAULT_FROM_EMAIL=animals@example.org \
+		EMAIL_HOST=smtp.example.org DEFAULT_FROM_EMAIL=animals@example.org DOGCASE_SITE_URL=https://dogcase.example.org \
 		$(PY) manage.py check --deploy --fail-level WARNING
 
 lint: venv

@@ -29,4 +29,13 @@ def mail_server_configured(app_configs, **kwargs):
                 id="dogcase.W102",
             )
         )
+    if not settings.DOGCASE_SITE_URL:
+        problems.append(
+            Warning(
+                "DOGCASE_SITE_URL is not set: the links in messages (the owner portal, the case) would be paths "
+                "without the site's address, which an e-mail reader cannot open.",
+                hint="Set DOGCASE_SITE_URL=https://dogcase.example.org (docs/deploy.md).",
+                id="dogcase.W103",
+            )
+        )
     return problems
