@@ -56,15 +56,25 @@ def _schedules_hearing(event: Event):
 
 @receiver(post_save, sender=Event, dispatch_uid="messaging_hearing_scheduled")
 def hearing_scheduled(sender, instance: Event, created: bool, raw: bool = False, **kwargs) -> None:
-    if not created or raw or instance.kind != Event.Kind.STEP or instance.case_id is None:
+    """A step that schedules a hearing, or a correction of the date such a step recorded (the hearing moved):
+    the owners and the hearing officer are told the hearing as it now stands."""
+    if not created or raw or instance.case_id is None:
         return
-    if not _schedules_hearing(instance):
+    if instance.kind == Event.Kind.STEP:
+        step_event = instance
+    elif instance.kind == Event.Kind.CORRECTION and instance.corrects_id is not None:
+        step_event = instance.corrects
+        if step_event.kind != Event.Kind.STEP:
+            return
+    else:
+        return
+    if not _schedules_hearing(step_event):
         return
     from dogcase.cases.hearings import scheduled_hearings
 
     case = instance.case
     for name, hearing in scheduled_hearings(case).items():
-        if hearing.scheduled_by.pk != instance.pk:
+        if hearing.scheduled_by.pk != step_event.pk:
             continue
         context = {"label": hearing.label, "when": hearing.at.isoformat(), "place": hearing.place}
         key = f"hearing:{instance.pk}:{name}"

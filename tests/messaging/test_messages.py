@@ -235,6 +235,27 @@ def test_scheduling_the_hearing_tells_the_owner_and_the_hearing_officer(make_cas
     assert "City Hall, 105 Main Street" in to_owner.body and "2:00" not in to_owner.subject
     to_officer = Message.objects.get(kind="hearing_scheduled", user=c.staff["hearing"])
     assert to_officer.address == "ruth@battlelake.example" and to_officer.language == "en"
+    # the hearing moved (the date the step recorded, corrected): they are told again, the new date
+    from dogcase.cases import acts
+
+    scheduling = c.case.events.get(act="schedule_hearing")
+    c.case.refresh_from_db()
+    acts.correct_event_date(
+        c.case,
+        event=scheduling,
+        name="hearing_scheduled",
+        value=at(16, 10),
+        reason="The council chambers are taken on the 15th",
+        actor=c.staff["clerk"],
+        expected_version=c.case.version,
+        at=at(7),
+    )
+    moved = Message.objects.filter(kind="hearing_scheduled", person=c.owner).latest("pk")
+    assert moved.pk != to_owner.pk
+    from dogcase.documents.next_steps import date_words
+
+    assert date_words(at(16, 10)) in moved.body and date_words(at(15, 14)) not in moved.body
+    assert Message.objects.filter(kind="hearing_scheduled").count() == 4
 
 
 def test_a_spanish_speaking_owner_gets_the_message_in_spanish(make_case, immediate_tasks, mailoutbox):
