@@ -4,7 +4,10 @@ its delivery outcome), written in the recipient's language and sent by e-mail fr
     notify(case, kind, to="owners"|"staff", context={...}, key="...")
 
 queues the message(s) when the caller's transaction commits; `key` makes it idempotent: the same key gives the
-same rows, sent once. See dogcase/messaging/outbox.py for the kinds and their context.
+same rows, sent once. The kinds and their context: dogcase/messaging/compose.py. For proof reviewed:
+
+    notify(case, "proof_rejected", to="owners", key=f"proof:{pk}:rejected",
+           context={"condition": "...", "reason": "...", "citation": "..."})
 """
 
 from __future__ import annotations
