@@ -13,8 +13,8 @@ RUNSERVER_ADDR := 127.0.0.1:8000
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
 	@echo "make system-packages  install the Debian packages the documents need (Pango, DejaVu fonts, pdftotext)"
-	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/"
-	@echo "make serve      production: gunicorn (DEBUG=False) + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
+	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/ with the worker and the daily sweep"
+	@echo "make serve      production: gunicorn (DEBUG=False) + the worker + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
 	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
 	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
 	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"
@@ -66,6 +66,7 @@ check-deploy: venv
 		DOGCASE_AUDIT_KEY="check-deploy-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n')" \
 		ALLOWED_HOSTS=dogcase.example.org CSRF_TRUSTED_ORIGINS=https://dogcase.example.org \
 		SECURE_PROXY_SSL=True DOGCASE_CLIENT_IP_HEADER=X-Forwarded-For DOGCASE_VAR_DIR="$$tmp" \
+		EMAIL_HOST=smtp.example.org DEFAULT_FROM_EMAIL=animals@example.org DOGCASE_SITE_URL=https://dogcase.example.org \
 		$(PY) manage.py check --deploy --fail-level WARNING
 
 lint: venv

@@ -350,3 +350,57 @@ DOGCASE_LOGIN_LOCKOUT_SECONDS = envint("DOGCASE_LOGIN_LOCKOUT_SECONDS", "900")
 DOGCASE_CLIENT_IP_HEADER = os.getenv("DOGCASE_CLIENT_IP_HEADER", "")
 DOGCASE_SESSION_IDLE_SECONDS = envint("DOGCASE_SESSION_IDLE_SECONDS", "1800")
 SESSION_COOKIE_AGE = envint("DOGCASE_SESSION_MAX_SECONDS", "43200")
+
+# ------------------------------------------------------------------------------------------------------------
+# Messages and background jobs (issue 9, item 4-5). Kept in one block.
+#
+#   EMAIL_HOST            the SMTP server that sends dogcase's e-mail; unset in development: e-mail is written
+#                         to the worker's log (console) instead of sent. Needed when DEBUG is False.
+#   EMAIL_PORT            default 587 (465 with EMAIL_USE_SSL).
+#   EMAIL_HOST_USER, EMAIL_HOST_PASSWORD  the SMTP login, if the server asks for one.
+#   EMAIL_USE_TLS         True/False: STARTTLS (default True when EMAIL_HOST is set).
+#   EMAIL_USE_SSL         True/False: SMTP over TLS from the first byte (port 465; default False).
+#   EMAIL_TIMEOUT         seconds before a connection to the SMTP server is given up (default 30).
+#   DEFAULT_FROM_EMAIL    the sender of every message, e.g. "City of Battle Lake <animals@battlelake.example>".
+#   DOGCASE_MAIL_RETRY_SECONDS  the waits before each retry of a message the SMTP server refused or could not be
+#                         reached for, comma-separated (default 60,300,1800,7200: five attempts in all).
+#   DOGCASE_TASKS_BACKEND the task backend (default django_tasks_db.DatabaseBackend: jobs are rows in the
+#                         database, run by `manage.py db_worker`).
+INSTALLED_APPS += ["django_tasks_db", "dogcase.messaging"]
+TASKS = {
+    "default": {
+        "BACKEND": os.getenv("DOGCASE_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+    }
+}
+# Django's mailers (MAILERS), from the EMAIL_* variables. In development without a server, messages are
+# written to the worker's log; in production without one, `check --deploy` warns (dogcase.W101) and every
+# message fails to its staff task (serve on paper).
+DOGCASE_EMAIL_HOST = os.getenv("EMAIL_HOST", "")
+_email_ssl = envbool("EMAIL_USE_SSL", "False")
+_email_tls = envbool("EMAIL_USE_TLS", str(bool(DOGCASE_EMAIL_HOST) and not _email_ssl))
+if _email_tls and _email_ssl:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL are exclusive: set one of them to True")
+if DEBUG and not DOGCASE_EMAIL_HOST:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+else:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": DOGCASE_EMAIL_HOST or "localhost",
+                "port": envint("EMAIL_PORT", "465" if _email_ssl else "587"),
+                "username": os.getenv("EMAIL_HOST_USER", ""),
+                "password": os.getenv("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": _email_tls,
+                "use_ssl": _email_ssl,
+                "timeout": envint("EMAIL_TIMEOUT", "30"),
+            },
+        }
+    }
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "dogcase@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+try:
+    DOGCASE_MAIL_RETRY_SECONDS = [int(s) for s in envlist("DOGCASE_MAIL_RETRY_SECONDS", "60,300,1800,7200")]
+except ValueError:
+    raise ImproperlyConfigured("DOGCASE_MAIL_RETRY_SECONDS must be whole seconds, comma-separated") from None

@@ -219,7 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--at", help="the instant to sweep as of (default: now), ISO with time zone")
     p.add_argument("--city", help="one jurisdiction id (default: all)")
-    p.add_argument("--every", type=int, metavar="SECONDS", help="keep running, sweeping every SECONDS")
+    p.add_argument(
+        "--every",
+        type=int,
+        metavar="SECONDS",
+        help="keep running as the scheduler: enqueue the day's sweep job (run by the worker, manage.py "
+        "db_worker) once a day, checking every SECONDS (at most an hour)",
+    )
     p.add_argument(
         "--full",
         action="store_true",
@@ -306,13 +312,30 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             _fail("--at", "must be an ISO date and time, e.g. 2026-03-02T08:00-06:00")
         if timezone.is_naive(at):
             _fail("--at", "give the time zone, e.g. 2026-03-02T08:00-06:00")
-    while True:
-        report = sweep(at=at, jurisdiction=args.city, full=args.full, progress=_progress)
-        _out({"at": (at or timezone.now()).isoformat(), **report.as_dict()})
-        sys.stdout.flush()
-        if not args.every:
-            return 0
-        time.sleep(args.every)
+    if args.every:
+        # the scheduler: enqueue the day's sweep job once a day (a restarted scheduler does not enqueue a day
+        # twice); the worker (`manage.py db_worker`) runs it, with the day's reminders (dogcase.messaging)
+        from dogcase.messaging.schedule import schedule_daily_sweep
+
+        if args.at or args.city or args.full:
+            _fail(
+                "--every",
+                "schedules the daily sweep of every city; --at, --city and --full are for one sweep",
+            )
+        while True:
+            when = timezone.now()
+            queued = schedule_daily_sweep(when)
+            _out({"at": when.isoformat(), "day": timezone.localdate(when).isoformat(), "enqueued": queued})
+            sys.stdout.flush()
+            time.sleep(min(args.every, 3600))
+    from dogcase.messaging.reminders import send_reminders
+
+    report = sweep(at=at, jurisdiction=args.city, full=args.full, progress=_progress)
+    answer = {"at": (at or timezone.now()).isoformat(), **report.as_dict()}
+    if not args.city:
+        answer["messages"] = send_reminders(at)  # the day's reminders, sent by the worker
+    _out(answer)
+    return 0
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

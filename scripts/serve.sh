@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `make serve`: the production server — gunicorn with DEBUG=False, and the daily sweep beside it; when either
-# stops, the other is stopped too and the script exits with its status. On a server, run the two as the
-# systemd units in docs/deploy.md instead (they restart each on its own). Needs SECRET_KEY and ALLOWED_HOSTS
+# `make serve`: the production server — gunicorn with DEBUG=False, the background worker (manage.py db_worker:
+# mail, the daily sweep, document checks) and the scheduler of the daily sweep beside it; when one stops, the
+# others are stopped too and the script exits with its status. On a server, run them as the systemd units in
+# docs/deploy.md instead (they restart each on its own). Needs SECRET_KEY and ALLOWED_HOSTS
 # (and the rest of the production environment, docs/deploy.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +16,13 @@ export DEBUG=False
 "$VENV/bin/python" manage.py migrate --noinput
 "$VENV/bin/python" manage.py collectstatic --noinput --verbosity 0
 
-"$VENV/bin/dogcase" sweep --every 86400 &
+"$VENV/bin/python" manage.py db_worker --queue-name '*' --no-reload &
+worker=$!
+"$VENV/bin/dogcase" sweep --every 3600 &
 sweep=$!
 "$VENV/bin/gunicorn" --config config/gunicorn.py &
 web=$!
-trap 'kill $web $sweep 2>/dev/null || true' EXIT INT TERM
+trap 'kill $web $worker $sweep 2>/dev/null || true' EXIT INT TERM
 status=0
-wait -n $web $sweep || status=$?
+wait -n $web $worker $sweep || status=$?
 exit "$status"

@@ -28,6 +28,9 @@ def production_env(tmp_path):
         "SECURE_PROXY_SSL": "True",
         "DOGCASE_CLIENT_IP_HEADER": "X-Forwarded-For",
         "DOGCASE_VAR_DIR": str(tmp_path / "var"),
+        "EMAIL_HOST": "smtp.example.org",
+        "DEFAULT_FROM_EMAIL": "animals@example.org",
+        "DOGCASE_SITE_URL": "https://dogcase.example.org",
     }
 
 
@@ -42,6 +45,18 @@ def test_check_deploy_is_clean_in_the_production_environment(production_env):
 
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_check_deploy_warns_without_a_mail_server(production_env):
+    env = {
+        k: v
+        for k, v in production_env.items()
+        if k not in ("EMAIL_HOST", "DEFAULT_FROM_EMAIL", "DOGCASE_SITE_URL")
+    }
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+
+    assert result.returncode == 1
+    assert all(f"dogcase.W10{n}" in result.stderr for n in (1, 2, 3))
 
 
 def test_check_deploy_warns_when_production_turns_https_off(production_env):

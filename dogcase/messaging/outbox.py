@@ -1,0 +1,122 @@
+"""notify(): the message rows of one event of a case, one per recipient, queued for sending on commit."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from dogcase.cases.models import Case, Person
+from dogcase.messaging.compose import compose
+from dogcase.messaging.models import Message
+
+KINDS = frozenset(Message.Kind.values)
+NO_ADDRESS = "no e-mail address"
+
+
+def message_key(key: str) -> str:
+    """The key as stored (200 characters at most): a longer one ends in its own hash."""
+    if len(key) <= 200:
+        return key
+    return f"{key[:135]}#{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+def case_owners(case: Case) -> list[Person]:
+    """The dog's current owners (an ownership without an end date, or one ending today or later)."""
+    today = timezone.localdate()
+    return list(
+        Person.objects.filter(ownerships__dog_id=case.dog_id)
+        .filter(Q(ownerships__until__isnull=True) | Q(ownerships__until__gte=today))
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def case_staff(case: Case, roles: str = "") -> list:
+    """The active staff of the case's city; only those with one of `roles` (",role,role,") when given."""
+    wanted = {r for r in roles.split(",") if r}
+    users = (
+        get_user_model()
+        .objects.filter(is_active=True, city_access__jurisdiction=case.jurisdiction)
+        .prefetch_related("groups")
+        .order_by("pk")
+        .distinct()
+    )
+    out = []
+    for user in users:
+        names = {g.name for g in user.groups.all()}
+        if names - {"auditor"} and (not wanted or names & wanted):
+            out.append(user)
+    return out
+
+
+def notify(case: Case, kind: str, *, to: str, context: dict[str, Any], key: str) -> list[Message]:
+    """The messages of `kind` about `case` to its owners or its staff, each stored on the case; those with an
+    address are sent by a background job once the caller's transaction commits, those without are recorded as
+    not sent ("no e-mail address") for the case page to show. The same `key` gives the same rows."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown message kind {kind!r}")
+    if to not in ("owners", "staff"):
+        raise ValueError('to must be "owners" or "staff"')
+    now = timezone.now()
+    if to == "owners":
+        recipients = [
+            (f"{key}:person:{p.pk}", {"person": p}, p.full_name, p.email, p.preferred_language)
+            for p in case_owners(case)
+        ]
+    else:
+        recipients = [
+            (f"{key}:user:{u.pk}", {"user": u}, u.get_full_name() or u.get_username(), u.email, "en")
+            for u in (
+                list(get_user_model().objects.filter(pk=context["staff_user"], is_active=True))
+                if context.get("staff_user")
+                else case_staff(case, context.get("staff_roles", ""))
+            )
+        ]
+    keys = {message_key(k): k for k, *_ in recipients}
+    existing = {m.key: m for m in Message.objects.filter(key__in=list(keys))}
+    out: list[Message] = []
+    for long_key, who, name, address, language in recipients:
+        stored = message_key(long_key)
+        if stored in existing:
+            out.append(existing[stored])
+            continue
+        composed = compose(case, kind, context=context, language=language, recipient_name=name, to=to)
+        row = Message(
+            case=case,
+            jurisdiction=case.jurisdiction,
+            kind=kind,
+            recipient_name=name[:200],
+            address=address,
+            subject=composed.subject,
+            body=composed.body,
+            language=language if to == "owners" else "en",
+            created_at=now,
+            status=Message.Status.QUEUED if address else Message.Status.NOT_SENT,
+            status_reason="" if address else NO_ADDRESS,
+            key=stored,
+            **who,
+        )
+        try:
+            with transaction.atomic():
+                row.save()
+        except IntegrityError:  # the same message, asked for at the same moment elsewhere
+            out.append(Message.objects.get(key=stored))
+            continue
+        if address:
+            transaction.on_commit(lambda pk=row.pk: enqueue_send(pk))
+        out.append(row)
+    return out
+
+
+def enqueue_send(message_id: int, *, run_after=None) -> None:
+    from dogcase.messaging.tasks import send_message
+
+    task = send_message
+    if run_after is not None and task.get_backend().supports_defer:
+        task = task.using(run_after=run_after)
+    task.enqueue(message_id)

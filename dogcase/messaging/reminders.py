@@ -1,0 +1,97 @@
+"""The daily reminders: a deadline 7 and 2 days ahead, and a deadline missed. Bounded: each query selects a
+range of the indexed due date (Obligation.due_date), so the cost grows with what falls due on those days,
+never with the number of cases. Each message's key names the obligation and its due date, so a sweep run
+twice in a day, or a day's reminders asked for again, sends nothing twice; a due date moved by an act gives
+a new reminder for the new date."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+
+from dogcase.cases.models import Case, Obligation
+from dogcase.law import library
+from dogcase.messaging.outbox import notify
+
+AHEAD_DAYS = (7, 2)
+# a deadline missed is told once, on the first sweep after it passed; looking back a few days covers a
+# sweep that did not run (the key keeps it to once)
+MISSED_LOOKBACK_DAYS = 3
+
+
+def _is_right(ob: Obligation) -> bool:
+    """The owner's right (a time to ask for a hearing): it lapses unused, it is not a duty that is overdue."""
+    if ob.status == "lapsed":
+        return True
+    try:
+        plan = library().get(ob.jurisdiction)._deadline_plans.get(ob.deadline_id)
+    except Exception:  # noqa: BLE001 - a city whose pack is not installed
+        return False
+    return bool(getattr(plan, "right", False))
+
+
+def _context(ob: Obligation, **extra) -> dict:
+    citation = "; ".join(dict.fromkeys(c.get("citation", "") for c in ob.citations if c.get("citation")))
+    consequences = [
+        {"what": c.get("what", ""), "citation": (c.get("provision") or {}).get("citation", "")}
+        for c in ob.consequences
+        if c.get("what")
+    ]
+    return {
+        "what": ob.what,
+        "due": ob.due_date.isoformat(),
+        "citation": citation,
+        "consequences": consequences,
+        "staff_roles": ob.staff_roles,
+        "right": _is_right(ob),
+        **extra,
+    }
+
+
+def reminder_rows(today: dt.date):
+    """(ahead, missed): the obligations reminded today, each a query on a range of the due-date index."""
+    open_cases = {"case__status": Case.Status.OPEN}
+    ahead = (
+        Obligation.objects.filter(
+            due_date__in=[today + dt.timedelta(days=d) for d in AHEAD_DAYS], status="open", **open_cases
+        )
+        .exclude(kind="not_before")  # a "not before" date opens a time to act: nothing to remind
+        .select_related("case", "case__dog")
+        .order_by("due_date", "pk")
+    )
+    missed = (
+        Obligation.objects.filter(
+            due_date__gte=today - dt.timedelta(days=MISSED_LOOKBACK_DAYS),
+            due_date__lt=today,
+            status__in=["overdue", "lapsed"],
+            **open_cases,
+        )
+        .select_related("case", "case__dog")
+        .order_by("due_date", "pk")
+    )
+    return ahead, missed
+
+
+def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
+    """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts."""
+    at = at or timezone.now()
+    today = timezone.localdate(at)
+    ahead, missed = reminder_rows(today)
+    counts = {"deadline_soon": 0, "deadline_missed": 0}
+    for ob in ahead:
+        days = (ob.due_date - today).days
+        to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
+        key = f"reminder:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}:{days}"
+        counts["deadline_soon"] += len(
+            notify(ob.case, "deadline_soon", to=to, context=_context(ob, days=days), key=key)
+        )
+    for ob in missed:
+        to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
+        if to == "staff" and ob.status == "lapsed":
+            continue
+        key = f"missed:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}"
+        counts["deadline_missed"] += len(
+            notify(ob.case, "deadline_missed", to=to, context=_context(ob), key=key)
+        )
+    return counts
