@@ -171,7 +171,8 @@ def take_step(
                 uploads=uploads,
                 at=at,
             )
-        step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
+        with _portal_codes(locked, step_id, actor=actor, at=at):
+            step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
         missing = [m for d in drafts for m in d.missing]
         if missing:
             raise MissingElements(missing)
@@ -198,6 +199,38 @@ def take_step(
         for document in issued:  # attempt 1 of its service: the service the step recorded
             serving.record_issuing_service(document, actor=actor, at=at)
     return IssueResult(result, issued)
+
+
+def _portal_codes(case: Case, step_id: str, *, actor, at: dt.datetime):
+    """An owner-facing notice the step issues that prints the owner's portal code ({portal.code}): the
+    recipient's code is issued (or re-issued) now, inside the act's transaction, and printed only in the PDF
+    (dogcase.owners.notice)."""
+    import contextlib
+
+    from dogcase.owners.notice import codes_for_issue
+
+    j = case_acts.jurisdiction_of(case)
+    day = at.astimezone(j.tz).date()
+    state = case_acts.case_state(case)
+    try:
+        types = j.document_types(step_id, state.designation, day)
+    except (InputError, KeyError):
+        types = []
+    prints = any(
+        getattr(t, "audience", "") == "owner"
+        and any(
+            "{portal.code}" in str(getattr(s, "text", "") or "") for s in getattr(t, "sections", ()) or ()
+        )
+        for t in types
+    )
+    if not prints:
+        return contextlib.nullcontext()
+    owners = [
+        o.person
+        for o in case.dog.ownerships.select_related("person").order_by("since", "id")
+        if o.until is None or o.until >= day
+    ]
+    return codes_for_issue(case, owners[0] if owners else None, actor=actor, at=at)
 
 
 def _refused_anyway(case: Case, step_id: str, actor, at: dt.datetime) -> bool:
