@@ -640,7 +640,32 @@ def take_owner_step(
         locked.save()
         _apply_dog_status(locked, recorded)
         recompute_obligations(locked, at=at, actor=None)
+        _documents_to_send(j, locked, step, event, at)
     return StepResult(event, locked)
+
+
+def _documents_to_send(j, case: Case, step, event: Event, at: dt.datetime) -> None:
+    """A step that issues documents (Tracy's acknowledgment of a hearing request) filed by the owner issues
+    none: no staff member issued it. A task tells the office the pack names to send them."""
+    try:
+        types = j.document_types(step.id, case.designation or None, timezone.localtime(at).date())
+    except (InputError, KeyError):
+        return
+    if not types:
+        return
+    roles = staff_roles_for_pack_roles(
+        j.id, frozenset().union(step.roles, *step.roles_by_designation.values())
+    )
+    titles = "; ".join(f"“{t.title}”" for t in types)
+    Task.objects.create(
+        case=case,
+        jurisdiction=case.jurisdiction,
+        key=_task_key(f"owner-filing:{event.pk}:documents"),
+        text=f"The owner filed “{step.label}” from the portal: send the owner {titles}"[:500],
+        citation=event.citation[:500],
+        staff_roles="," + ",".join(sorted(roles)) + "," if roles else "",
+        created_at=at,
+    )
 
 
 def law_actor_for_filing(step, person: Person):

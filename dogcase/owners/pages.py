@@ -199,3 +199,10 @@ def closes(case: Case, step, j, at: dt.datetime, language: str = "en") -> dict[s
             cite = "; ".join(dict.fromkeys(c.get("citation", "") for c in ob.citations if c.get("citation")))
             return {"date": date_words(ob.due, language), "due": ob.due, "citation": cite}
     return None
+
+
+def filed_with(j, step, designation: str | None) -> str:
+    """The office the pack names to receive the filing ("the City Clerk/Treasurer")."""
+    roles = step.roles_by_designation.get(designation or "", None) or step.roles
+    labels = [j.roles[r].label for r in sorted(roles) if r in j.roles]
+    return " or ".join(labels)

@@ -316,6 +316,7 @@ def file_step(request, case, person, step_id: str):
         "version": version,
         "closes": pages.closes(case, step, j, now, language),
         "citation": "; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),
+        "filed_with": pages.filed_with(j, step, case.designation),
         "today": date_words(timezone.localdate(), language),
         "open": step_id in offered or request.method == "POST",
     }

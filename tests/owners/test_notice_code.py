@@ -58,3 +58,19 @@ def test_the_draft_says_where_the_code_will_be_and_issues_none(make_case):  # no
     assert any(PLACEHOLDER in s.text for s in notice.sections)
     assert not notice.portal_qr
     assert not CaseAccessCode.objects.exists()
+
+
+def test_a_corrected_notice_prints_a_new_code_and_the_old_one_stops(make_case):  # noqa: F811
+    from dogcase.documents import acts as document_acts
+
+    c = make_case()
+    c.declare()
+    notice = next(d for d in c.serve().documents if "potentially dangerous" in d.title.lower())
+    first = re.search(r"case access code\s+([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})", pdf_text(notice)).group(1)
+    corrected = document_acts.correct_document(
+        notice, actor=c.staff["officer"], reason="the telephone was wrong"
+    )
+    second = re.search(r"case access code\s+([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})", pdf_text(corrected))
+    assert second and second.group(1) != first
+    assert Client().post("/owner/", {"code": first, "fact": c.dog.name}).status_code == 400
+    assert Client().post("/owner/", {"code": second.group(1), "fact": c.dog.name}).status_code == 302

@@ -121,6 +121,7 @@ def test_the_owner_gives_notice_of_a_transfer(story):
     )
     assert result.event.data["events"]["transfer"] == on(20)
     assert Person.objects.filter(full_name="Olive Owner").exists()
+    assert not s.case.tasks.filter(key__startswith="owner-filing:").exists()  # no document to send
 
 
 def test_a_tracy_owner_asks_for_the_council_hearing(story):
@@ -139,3 +140,6 @@ def test_a_tracy_owner_asks_for_the_council_hearing(story):
     )
     assert result.event.data["events"]["hearing_request_received"] == on(2)
     assert s.case.obligations.get(deadline_id="owner.request_hearing").status == "met"
+    # the acknowledgment the step issues is not issued by the owner's filing: a task says to send it
+    task = s.case.tasks.get(done_at__isnull=True, key__startswith="owner-filing:")
+    assert "Your request for a hearing on the vicious dog classification" in task.text

@@ -216,6 +216,8 @@ def test_the_owner_asks_for_a_hearing_from_the_portal(served_case):
     sign_in(client, issue(s))
     form = client.get(f"/owner/cases/{s.case.number}/file/receive_hearing_request")
     assert form.status_code == 200 and "The last day to do this is" in form.content.decode()
+    # filed with the office the pack names ((H): the City Clerk/Treasurer)
+    assert "It is filed with the City Clerk/Treasurer today" in form.content.decode()
     response = client.post(
         f"/owner/cases/{s.case.number}/file/receive_hearing_request",
         {"idempotency_key": "abc", "version": s.case.version},
