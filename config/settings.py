@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "dogcase.law_pages",
     "dogcase.cases",
     "dogcase.documents",
+    "dogcase.owners",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -404,3 +405,16 @@ try:
     DOGCASE_MAIL_RETRY_SECONDS = [int(s) for s in envlist("DOGCASE_MAIL_RETRY_SECONDS", "60,300,1800,7200")]
 except ValueError:
     raise ImproperlyConfigured("DOGCASE_MAIL_RETRY_SECONDS must be whole seconds, comma-separated") from None
+# The owner's portal (dogcase.owners): its own session keys, short sessions, sign-in by code and one fact.
+#   DOGCASE_PUBLIC_URL                      the site's address as printed on the owner's notices (the portal is
+#                                           its /owner/ page); default http://127.0.0.1:8000 (make run).
+#   DOGCASE_OWNER_SESSION_IDLE_SECONDS      an owner's sign-in ends after this long without a request (1800).
+#   DOGCASE_OWNER_SESSION_MAX_SECONDS       and this long after it began, however active (28800, 8 hours).
+#   DOGCASE_OWNER_LINK_MINUTES              the one-time e-mailed sign-in link works for this long (30).
+#   DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT     wrong answers for one code before it is locked for
+#                                           DOGCASE_LOGIN_LOCKOUT_SECONDS (5; an address may fail 4 times as often).
+DOGCASE_PUBLIC_URL = os.getenv("DOGCASE_PUBLIC_URL", "http://127.0.0.1:8000")
+DOGCASE_OWNER_SESSION_IDLE_SECONDS = envint("DOGCASE_OWNER_SESSION_IDLE_SECONDS", "1800")
+DOGCASE_OWNER_SESSION_MAX_SECONDS = envint("DOGCASE_OWNER_SESSION_MAX_SECONDS", "28800")
+DOGCASE_OWNER_LINK_MINUTES = envint("DOGCASE_OWNER_LINK_MINUTES", "30")
+DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT = envint("DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT", "5")

@@ -489,6 +489,194 @@ def take_step(
     return StepResult(event, locked)
 
 
+class OwnerRefused(Refused):
+    """An owner's filing refused: by the law (as Refused), or because the step is not one an owner files, or
+    the person is not an owner of the case's dog."""
+
+
+def is_owner(person: Person, case: Case, on: dt.date | None = None) -> bool:
+    """Whether `person` is (on `on`, default today) an owner of the case's dog: an ownership not ended."""
+    on = on or timezone.localdate()
+    return (
+        Ownership.objects.filter(dog_id=case.dog_id, person_id=person.pk)
+        .filter(Q(until__isnull=True) | Q(until__gte=on))
+        .exists()
+    )
+
+
+def take_owner_step(
+    case: Case,
+    step_id: str,
+    *,
+    person: Person,
+    inputs: Mapping[str, Any],
+    expected_version: int,
+    uploads: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> StepResult:
+    """A step the owner files themselves (the owner's portal): the hearing request, a notice of transfer,
+    move or death, the landlord disclosure, the request for a review. The same engine checks as `take_step`;
+    refused unless the pack marks the step `filed_by_owner: true` and `person` owns the case's dog. The filing
+    is dated when submitted: `at`, and the inputs the pack marks `filing_date: true` take `at`'s date whatever
+    was sent. The event has no user: its actor_name is the person's name, actor_roles "owner" and
+    data["filed_by"] = {"person": pk, "via": "portal"}. Raises OwnerRefused, InvalidInput or StaleCase."""
+    at = at or now()
+    day = timezone.localtime(at).date()
+    if uploads:
+        # a file needs a staff user to own it (StoredFile.uploaded_by); the owner's proof has its own route
+        raise InvalidInput("uploads", "files cannot be sent with this form")
+    j = jurisdiction_of(case)
+    try:
+        step = j.step(step_id, day)
+    except InputError:
+        step = None
+    if step is None or not step.filed_by_owner:
+        raise OwnerRefused(
+            getattr(step, "label", "This step"),
+            [
+                {
+                    "reason": "An owner cannot file this; the city records it.",
+                    "citation": "",
+                    "code": "not_owner_step",
+                }
+            ],
+        )
+    if person.jurisdiction != case.jurisdiction or not is_owner(person, case, day):
+        raise OwnerRefused(
+            step.label,
+            [{"reason": "Only an owner of the dog may file this.", "citation": "", "code": "not_owner"}],
+        )
+    with transaction.atomic():
+        _lock_case(case.pk)
+        if idempotency_key:
+            replay = Event.objects.filter(idempotency_key=idempotency_key).first()
+            if replay is not None:
+                filed_by = (replay.data or {}).get("filed_by") or {}
+                if replay.act != step_id or replay.case_id != case.pk or filed_by.get("person") != person.pk:
+                    raise InvalidInput(
+                        "idempotency_key", "this form token was already used for another act; reload the page"
+                    )
+                return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise StaleCase(locked, expected_version)
+        if locked.status == Case.Status.CLOSED:
+            raise OwnerRefused(
+                step.label,
+                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
+            )
+        state = case_state(locked)
+        try:
+            step = j.case_step(step_id, state, at)
+        except InputError as exc:
+            raise OwnerRefused(
+                step.label, [{"reason": str(exc), "citation": "", "code": "not_applicable"}]
+            ) from None
+        given = {
+            k: v
+            for k, v in dict(inputs).items()
+            if not any(i.id == k and i.kind == "file" for i in step.inputs)
+        }
+        for inp in step.inputs:
+            if inp.filing_date:
+                given[inp.id] = day.isoformat()
+        try:
+            cleaned = j.validate_inputs(step_id, state, given, at)
+        except InputError as exc:
+            raise InvalidInput(exc.field.removeprefix("inputs."), exc.rule) from None
+        # filed with the office the pack names: the law engine sees the filing as received by it
+        receiver = law_actor_for_filing(step, person)
+        verdict = j.check_step(step_id, state, receiver, at, cleaned)
+        if not verdict.allowed:
+            raise OwnerRefused(
+                step.label,
+                [
+                    {"reason": r.reason, "citation": (r.provision or {}).get("citation", ""), "code": r.code}
+                    for r in verdict.refusals
+                ],
+            )
+        recorded = j.events_of(step_id, at, cleaned, state)
+        outcome = cleaned.get("outcome")
+        if step.ends_on(outcome):
+            locked.designation_in_effect = False
+        if step.closes_on(outcome):
+            locked.status = Case.Status.CLOSED
+        data = {
+            "step": step_id,
+            "act": step.act,
+            "label": step.label,
+            "inputs": dict(cleaned),
+            "files": {},
+            "events": recorded,
+            "outcome": outcome,
+            "designation": locked.designation,
+            "law_date": day,
+            "filed_by": {"person": person.pk, "via": "portal"},
+            "case_after": {
+                "status": locked.status,
+                "designation": locked.designation,
+                "designation_in_effect": locked.designation_in_effect,
+            },
+        }
+        event = append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=None,
+            actor_name=person.full_name,
+            actor_roles="owner",
+            kind=Event.Kind.STEP,
+            act=step_id,
+            summary=_step_summary(j, step, cleaned, outcome) + " — filed by the owner",
+            citation="; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),
+            layer=step.layer,
+            data=data,
+            idempotency_key=idempotency_key,
+        )
+        locked.version += 1
+        locked.stage = step.label
+        locked.updated_at = at
+        locked.save()
+        _apply_dog_status(locked, recorded)
+        recompute_obligations(locked, at=at, actor=None)
+        _documents_to_send(j, locked, step, event, at)
+    return StepResult(event, locked)
+
+
+def _documents_to_send(j, case: Case, step, event: Event, at: dt.datetime) -> None:
+    """A step that issues documents (Tracy's acknowledgment of a hearing request) filed by the owner issues
+    none: no staff member issued it. A task tells the office the pack names to send them."""
+    try:
+        types = j.document_types(step.id, case.designation or None, timezone.localtime(at).date())
+    except (InputError, KeyError):
+        return
+    if not types:
+        return
+    roles = staff_roles_for_pack_roles(
+        j.id, frozenset().union(step.roles, *step.roles_by_designation.values())
+    )
+    titles = "; ".join(f"“{t.title}”" for t in types)
+    Task.objects.create(
+        case=case,
+        jurisdiction=case.jurisdiction,
+        key=_task_key(f"owner-filing:{event.pk}:documents"),
+        text=f"The owner filed “{step.label}” from the portal: send the owner {titles}"[:500],
+        citation=event.citation[:500],
+        staff_roles="," + ",".join(sorted(roles)) + "," if roles else "",
+        created_at=at,
+    )
+
+
+def law_actor_for_filing(step, person: Person):
+    """The owner's filing as the law engine sees it: received by the office the pack names for the step (the
+    roles empowered to take it), under an id no staff member has."""
+    from dogcase.law.procedure import Actor
+
+    roles = frozenset().union(step.roles, *step.roles_by_designation.values())
+    return Actor(id=f"owner:{person.pk}", roles=roles)
+
+
 def _check_staff_members(
     j, step_id: str, state: CaseState, inputs: Mapping[str, Any], at: dt.datetime
 ) -> None:

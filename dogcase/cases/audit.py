@@ -205,6 +205,7 @@ def append_event(
     corrects: Event | None = None,
     idempotency_key: str | None = None,
     chain: str | None = None,
+    actor_name: str | None = None,
 ) -> Event:
     """Append one event to its chain (its case's, or its city's). Must run inside the caller's transaction
     (the act's); the head is locked here if the act has not locked it already."""
@@ -221,7 +222,7 @@ def append_event(
         jurisdiction=jurisdiction,
         case=case,
         actor=actor,
-        actor_name=actor.get_username() if actor is not None else "dogcase (system)",
+        actor_name=(actor_name or (actor.get_username() if actor is not None else "dogcase (system)"))[:150],
         actor_roles=actor_roles,
         kind=kind,
         act=act,

@@ -171,7 +171,8 @@ def take_step(
                 uploads=uploads,
                 at=at,
             )
-        step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
+        with _portal_codes(locked, step_id, actor=actor, at=at):
+            step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
         missing = [m for d in drafts for m in d.missing]
         if missing:
             raise MissingElements(missing)
@@ -198,6 +199,45 @@ def take_step(
         for document in issued:  # attempt 1 of its service: the service the step recorded
             serving.record_issuing_service(document, actor=actor, at=at)
     return IssueResult(result, issued)
+
+
+def _prints_portal_code(doc_type) -> bool:
+    """An owner-facing document whose text prints the owner's portal code ({portal.code})."""
+    return getattr(doc_type, "audience", "") == "owner" and any(
+        "{portal.code}" in str(getattr(s, "text", "") or "") for s in getattr(doc_type, "sections", ()) or ()
+    )
+
+
+def _portal_code_of(case: Case, doc_type, *, actor, at: dt.datetime):
+    """While `doc_type` (one that prints the owner's portal code, else None: nothing) is filled for issue: the
+    recipient's code is issued (or re-issued) now, inside the act's transaction, and printed only in the PDF
+    (dogcase.owners.notice)."""
+    import contextlib
+
+    from dogcase.owners.notice import codes_for_issue
+
+    if doc_type is None:
+        return contextlib.nullcontext()
+    day = at.astimezone(case_acts.jurisdiction_of(case).tz).date()
+    owners = [
+        o.person
+        for o in case.dog.ownerships.select_related("person").order_by("since", "id")
+        if o.until is None or o.until >= day
+    ]
+    return codes_for_issue(case, owners[0] if owners else None, actor=actor, at=at)
+
+
+def _portal_codes(case: Case, step_id: str, *, actor, at: dt.datetime):
+    """The documents the step issues, for issue: the owner's portal code, when one of them prints it."""
+    j = case_acts.jurisdiction_of(case)
+    day = at.astimezone(j.tz).date()
+    state = case_acts.case_state(case)
+    try:
+        types = j.document_types(step_id, state.designation, day)
+    except (InputError, KeyError):
+        types = []
+    printing = next((t for t in types if _prints_portal_code(t)), None)
+    return _portal_code_of(case, printing, actor=actor, at=at)
 
 
 def _refused_anyway(case: Case, step_id: str, actor, at: dt.datetime) -> bool:
@@ -350,7 +390,8 @@ def correct_document(
         attached = [
             fill.fill_document(a, sources, owner_box=False) for a in fill.attachments_of(j, doc_type, day)
         ]
-        draft = fill.fill_document(doc_type, sources, attachments=attached)
+        with _portal_code_of(case, doc_type if _prints_portal_code(doc_type) else None, actor=actor, at=at):
+            draft = fill.fill_document(doc_type, sources, attachments=attached)
         if draft.missing:
             raise MissingElements(draft.missing)
         return _issue(

@@ -148,6 +148,8 @@ class Draft:
     owner_box: str = ""
     owner_explanation: str = ""
     calendar: str = ""
+    # the QR code (SVG) of the owner's portal link with the case access code, when the document prints the code
+    portal_qr: str = ""
 
     @property
     def missing(self) -> list[Missing]:
@@ -330,6 +332,8 @@ class Sources:
                 self.owners()[0].address if self.owners() and self.owners()[0].street else None
             ),
             "owner.names": lambda: " and ".join(p.full_name for p in self.owners()) or None,
+            "portal.address": self._portal_address,
+            "portal.code": self._portal_code,
             "incident.number": lambda: incident.number,
             "incident.date": lambda: date_words(incident.occurred_at, self.tz),
             "incident.time": lambda: time_words(incident.occurred_at, self.tz),
@@ -368,6 +372,17 @@ class Sources:
         if getter is None:
             return None
         return _words(getter(), self.tz)
+
+    def _portal_address(self) -> str:
+        from dogcase.owners.urls_util import portal_url
+
+        return portal_url()
+
+    def _portal_code(self) -> str | None:
+        from dogcase.owners.notice import code_for
+
+        owners = self.owners()
+        return code_for(owners[0]) if owners else "(no owner is on record)"
 
     def _deadline_words(self, ob) -> str | None:
         """The due date in words; while a later date cannot be computed yet (the date of receipt of a notice
@@ -774,6 +789,15 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
     owner_parts = {}
     if owner_box and getattr(doc_type, "audience", "") == "owner":
         owner_parts = _owner_parts(doc_type, sources, owners[0] if owners else None, letterhead)
+    portal_qr = ""
+    if getattr(doc_type, "audience", "") == "owner" and any(
+        "{portal.code}" in str(getattr(s, "text", "") or "") for s in _all_sections(doc_type)
+    ):
+        from dogcase.owners.notice import PLACEHOLDER, qr_svg, sign_in_link
+
+        code = sources.value("portal.code")
+        if code and code != PLACEHOLDER:
+            portal_qr = qr_svg(sign_in_link(code))
     return Draft(
         doc_type=doc_type,
         id=doc_type.id,
@@ -786,8 +810,13 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
         letterhead={k: str(v) for k, v in letterhead.items() if v},
         city=j.name,
         today=date_words(sources.day),
+        portal_qr=portal_qr,
         **owner_parts,
     )
+
+
+def _all_sections(doc_type) -> list:
+    return list(getattr(doc_type, "sections", ()) or ())
 
 
 def _owner_parts(doc_type, sources: Sources, recipient, letterhead=None) -> dict[str, str]:

@@ -36,6 +36,14 @@ SOURCES: dict[str, tuple[str, str]] = {
     "owner.name": ("the owner's name", "record it on the owner's page"),
     "owner.address": ("the owner's address", "record it on the owner's page"),
     "owner.names": ("the name of every owner of the dog", "record them on the dog's page"),
+    "portal.address": (
+        "the address of the owner's portal (the site's address, DOGCASE_PUBLIC_URL)",
+        "set by the site's configuration",
+    ),
+    "portal.code": (
+        "the owner's case access code for the portal (issued with the notice; printed only on it)",
+        "issued when the notice is issued",
+    ),
     "incident.number": ("the incident number", "given when the incident is recorded"),
     "incident.date": ("the date of the incident", "record it on the incident"),
     "incident.time": ("the time of the incident", "record it on the incident"),

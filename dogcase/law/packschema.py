@@ -435,6 +435,9 @@ STEP_INPUT = Record(
         # on a step with `service_of:`: which date of a service attempt the input takes (docs/procedure.md,
         # "Service of a notice"): sent (handed over, posted or mailed) | received (by the owner)
         "service_date": OneOf("sent", "received"),
+        # on a step the owner files (filed_by_owner): the owner's filing through the portal is dated with the
+        # day it is submitted in this input; the owner is not asked for it
+        "filing_date": BOOL,
     },
 )
 STEP = Record(
@@ -453,6 +456,8 @@ STEP = Record(
         "roles": ListOf(ID, min_items=1, unique=True),
         "reading": STR,
         "administrative": BOOL,
+        # the owner may file this step themselves, through the owner's portal (acts.take_owner_step)
+        "filed_by_owner": BOOL,
         "dated_by": ID,
         "requires": ListOf(STEP_CONDITION),
         "inputs": ListOf(STEP_INPUT),

@@ -141,6 +141,9 @@ class Input:
     records_if_method: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # on a step with `service_of`: the date of a service attempt it takes ("sent" | "received")
     service_date: str | None = None
+    # on a step an owner files (`filed_by_owner`): filed through the portal, this date is the day the owner
+    # submits it (the filing is dated when submitted); the owner is not asked for it
+    filing_date: bool = False
 
     @property
     def all_records(self) -> tuple[str, ...]:
@@ -192,6 +195,8 @@ class Input:
             out["help"] = self.help
         if self.service_date:
             out["service_date"] = self.service_date
+        if self.filing_date:
+            out["filing_date"] = True
         return out
 
 
@@ -218,6 +223,7 @@ class StepDef:
     documents: tuple[str, ...]
     roles: tuple[str, ...]
     undeclared: bool  # also applies to a case not declared (347.56 destruction needs no designation)
+    filed_by_owner: bool  # the owner may file it themselves (the portal: acts.take_owner_step)
     concerns: str  # "case" (the dog's case) | "person" (347.542: the ban follows a person's conviction)
     reading: str | None
     administrative: bool
@@ -328,6 +334,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                         (m, tuple(evs)) for m, evs in raw_input.get("records_if_method", {}).items()
                     ),
                     service_date=raw_input.get("service_date"),
+                    filing_date=raw_input.get("filing_date", False),
                 )
             )
         for i_index, inp in enumerate(inputs):
@@ -456,6 +463,7 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                 repeatable=item.get("repeatable", False),
                 opens_case=item.get("opens_case", False),
                 undeclared=item.get("undeclared", False),
+                filed_by_owner=item.get("filed_by_owner", False),
                 concerns=item.get("concerns", "case"),
                 documents=tuple(item.get("documents", ())),
                 service_of=item.get("service_of"),
@@ -649,6 +657,8 @@ class Step:
     recipients: tuple[dict[str, Any], ...] = ()
     # the step records a further service (or the receipt) of the notice that step issued
     service_of: str | None = None
+    # the owner may file it themselves, through the portal (acts.take_owner_step)
+    filed_by_owner: bool = False
 
     @property
     def legal_input(self) -> Input | None:
@@ -714,6 +724,7 @@ class Step:
             "notes": [dict(n) for n in self.notes],
             "dated_by": self.legal_input.id if self.legal_input else "at",
             "recipients": [dict(r) for r in self.recipients],
+            "filed_by_owner": self.filed_by_owner,
         }
 
 
@@ -1423,6 +1434,7 @@ class ProcedureEngine:
             concerns=main.concerns,
             recipients=self._recipients(documents, day),
             service_of=main.service_of,
+            filed_by_owner=main.filed_by_owner,
         )
 
     def _served_notices(self, documents: Iterable[str]) -> tuple[str, ...]:

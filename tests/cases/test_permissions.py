@@ -56,6 +56,7 @@ BATTLE_LAKE = {
     "confirm_or_rescind_destruction": {COUNCIL},  # (I)(4)
     "destroy": {OFFICER},
     "review_designation": {OFFICER},
+    "receive_review_request": {OFFICER, CLERK},  # the owner's request, received; the review decides it
     "record_transfer": {OFFICER},
     "record_move": {OFFICER},
     "record_death": {OFFICER},

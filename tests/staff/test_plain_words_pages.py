@@ -39,7 +39,7 @@ pytestmark = pytest.mark.django_db
 PER_ROLE = frozenset({"staff:home", "staff:case", "staff:act", "staff:search"})
 # Forms also sent back empty, once each, to read their messages. Sent as of a case version that never exists,
 # so nothing can be recorded: the form answers with its field messages, or says the case has moved on.
-SENT_EMPTY = {"staff:act": {"version": "-1"}}
+SENT_EMPTY = {"staff:act": {"version": "-1"}, "owners:file": {"version": "-1"}}
 # Any other kind of page: read once by the first role to reach it, and this many more times by each role.
 SAMPLES_PER_ROLE = 2
 # The same path with other queries (another row of the intake form, another page of a list): this many in all.
@@ -65,6 +65,7 @@ NOT_IN_THE_DEMO = {
     "staff:file": "the demo data stores no evidence file",
     "calendar_feed": "a calendar file (text/calendar) at a private address shown once, not a page",
     "documents:service_return": "the demo data has no letter by mail waiting for what comes back",
+    "owners:link": "the owner's one-time sign-in link is sent by e-mail, not linked from a page",
 }
 
 
@@ -203,6 +204,13 @@ def test_no_staff_page_of_the_demo_data_shows_an_engine_identifier(demo):
         client = Client()
         client.force_login(user)
         crawl.walk(client, username, ["/", "/law/", *searches, *_pages_without_arguments()])
+    # the owner's portal, as the demo's owner signed in with her code and her dog's name
+    from dogcase.owners import demo as owner_demo
+
+    portal = owner_demo.portal_sign_in([])
+    owner = Client()
+    owner.post("/owner/", {"code": portal["code"], "fact": portal["dog"]})
+    crawl.walk(owner, "the demo owner", ["/owner/"])
     assert crawl.pages > 100
     if crawl.offending:
         pytest.fail(crawl.report(), pytrace=False)

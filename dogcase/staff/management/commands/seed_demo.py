@@ -66,8 +66,14 @@ class Command(BaseCommand):
                     CityAccess.objects.get_or_create(user=user, jurisdiction=city)
 
         from dogcase.cases.demo import load_demo
+        from dogcase.owners import demo as owner_demo
+        from dogcase.owners.notice import listen
 
-        load_demo(self.stdout)
+        with listen() as heard:
+            load_demo(self.stdout)
+        portal = owner_demo.portal_sign_in(heard)
+        if portal is not None:
+            self.stdout.write(owner_demo.describe(portal))
 
         width = max(len(role.label) for role in ROLES)
         self.stdout.write("Demo logins:")

@@ -1,0 +1,208 @@
+"""What the owner's case page shows, computed from the case by the law engine: the designation and its
+grounds, the owner's obligations with a countdown and what follows if one is missed, the documents issued to
+the owners, the hearing, the history of the legal acts, and the steps the owner may file now. Plain words,
+each statement with its citation; nothing staff-only (no staff names, no notes, no inputs of the city's acts)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from dogcase.cases import acts
+from dogcase.cases.hearings import scheduled_hearings
+from dogcase.cases.models import Case, Event, Person
+from dogcase.documents.next_steps import box_rows, date_words, next_steps
+from dogcase.law import InputError
+
+# What an owner's filing is called on the owner's page, by the event the filing records (the fact
+# vocabulary's words, not a city's): the step's own label is the city's side of it ("Receive the request").
+OWNER_WORDS = (
+    ("destruction_hearing_request_received", "Ask for a hearing on the destruction of your dog"),
+    ("impoundment_hearing_request_received", "Ask for a hearing on the impoundment of your dog"),
+    ("hearing_request_received", "Ask for a hearing"),
+    ("review_requested", "Ask for a review of the designation"),
+    ("move", "Tell the city your dog has moved away"),
+    ("death", "Tell the city your dog has died"),
+    ("transfer", "Tell the city your dog has a new owner"),
+    ("landlord_disclosure", "Tell the city you told the property owner"),
+)
+
+
+def owner_title(step) -> str:
+    records = {e for inp in step.inputs for e in inp.all_records} | set(step.records)
+    for event, words in OWNER_WORDS:
+        if event in records:
+            return _(words)
+    return _(step.label)
+
+
+def countdown_words(due: dt.date | dt.datetime | None, today: dt.date, kind: str = "due") -> dict[str, Any]:
+    """ "in 5 days", "today", "2 days late" (from a not-before date: "from today", "in 3 days")."""
+    if due is None:
+        return {"text": _("no date yet"), "tone": "unknown"}
+    day = timezone.localtime(due).date() if isinstance(due, dt.datetime) else due
+    days = (day - today).days
+    if days == 0:
+        return {"text": _("today"), "tone": "today"}
+    if days > 0:
+        text = _("in 1 day") if days == 1 else _("in %(n)d days") % {"n": days}
+        return {"text": text, "tone": "soon" if days <= 7 else "ok"}
+    if kind == "not_before":
+        return {"text": _("open now"), "tone": "ok"}
+    late = -days
+    text = _("1 day late") if late == 1 else _("%(n)d days late") % {"n": late}
+    return {"text": text, "tone": "late"}
+
+
+def designation(case: Case, j, language: str) -> dict[str, Any] | None:
+    if not case.designation:
+        return None
+    known = j.designations.get(case.designation)
+    citation = ""
+    if known is not None:
+        for layer in j.layers:
+            found = layer.provisions.get(known.defined_by)
+            version = found.version_on(timezone.localdate()) if found is not None else None
+            if version is not None:
+                citation = version.citation
+    declared = (
+        case.events.filter(
+            kind=Event.Kind.STEP, act__in=[s.id for s in j.procedure(timezone.localdate()) if s.opens_case]
+        )
+        .order_by("seq")
+        .last()
+    )
+    grounds = ""
+    on = None
+    if declared is not None:
+        grounds = str((declared.data.get("inputs") or {}).get("basis") or "").strip()
+        on = declared.data.get("law_date") or timezone.localtime(declared.at).date().isoformat()
+    return {
+        "label": _lower_first(known.label if known else case.designation.replace("_", " ")),
+        "in_effect": case.designation_in_effect,
+        "citation": citation,
+        "description": (known.description or "") if known else "",
+        "grounds": grounds,
+        "on": date_words(dt.date.fromisoformat(str(on)[:10]), language) if on else "",
+    }
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def filing_inputs(step, at: dt.datetime) -> dict[str, str]:
+    """The inputs the filing itself dates (`filing_date: true`): the day it is submitted."""
+    day = timezone.localtime(at).date().isoformat()
+    return {i.id: day for i in step.inputs if i.filing_date}
+
+
+def obligations(case: Case, at: dt.datetime, language: str) -> list[dict[str, Any]]:
+    steps = [s for s in next_steps(case, at=at) if s.who == "owner"]
+    today = timezone.localtime(at).date()
+    rows = box_rows(steps, language)
+    for step, row in zip(steps, rows, strict=True):
+        row["when_local"] = (
+            date_words(step.due, language) if step.due else date_words(step.at_least, language)
+        )
+        row["countdown"] = countdown_words(step.due or step.at_least, today, step.kind)
+        row["kind"] = step.kind
+    return rows
+
+
+def documents(case: Case):
+    from dogcase.documents.models import IssuedDocument
+
+    return list(IssuedDocument.objects.filter(case=case, audience="owner").order_by("issued_at", "id"))
+
+
+def hearings(case: Case, j, language: str) -> list[dict[str, Any]]:
+    out = []
+    for h in sorted(scheduled_hearings(case, j).values(), key=lambda h: h.at):
+        out.append(
+            {
+                "label": h.label,
+                "when": date_words(h.at, language),
+                "place": h.place,
+                "citation": "; ".join(
+                    dict.fromkeys(p.get("citation", "") for p in _provisions_of(j, h.scheduled_by.act))
+                ),
+            }
+        )
+    return out
+
+
+def _provisions_of(j, step_id: str):
+    try:
+        return j.step(step_id, timezone.localdate()).provisions
+    except InputError:  # a step of an older pack: no citation rather than no page
+        return ()
+
+
+def history(case: Case, person: Person, j, language: str = "en") -> list[dict[str, Any]]:
+    """The legal acts of the case, oldest first: what was done, when, by whom in the owner's terms (you, a
+    co-owner, the city), with the citation."""
+    rows = []
+    for e in case.events.filter(kind=Event.Kind.STEP).order_by("seq"):
+        filed = (e.data or {}).get("filed_by") or {}
+        if filed.get("person") == person.pk:
+            who = _("you")
+        elif filed:
+            who = _("another owner")
+        else:
+            who = _("the city")
+        label = (e.data or {}).get("label") or e.act
+        day = (e.data or {}).get("law_date") or timezone.localtime(e.at).date().isoformat()
+        rows.append(
+            {
+                "what": label,
+                "who": who,
+                "on": date_words(dt.date.fromisoformat(str(day)[:10]), language),
+                "citation": e.citation,
+            }
+        )
+    return rows
+
+
+def owner_steps(case: Case, person: Person, j, at: dt.datetime) -> list[dict[str, Any]]:
+    """The steps the owner may file now (the law engine asked as for the filing itself), each with the date
+    its window closes (the owner's deadline it must fall within) and the citation."""
+    if case.status != Case.Status.OPEN or not acts.is_owner(person, case):
+        return []
+    state = acts.case_state(case)
+    out = []
+    for step in j.procedure(timezone.localtime(at).date()):
+        if not step.filed_by_owner or not step.applies_to(state.designation):
+            continue
+        try:
+            verdict = j.check_step(
+                step.id, state, acts.law_actor_for_filing(step, person), at, filing_inputs(step, at) or None
+            )
+        except InputError:
+            continue
+        if verdict.refusals:
+            continue
+        out.append({"id": step.id, "title": owner_title(step), "closes": closes(case, step, j, at)})
+    return out
+
+
+def closes(case: Case, step, j, at: dt.datetime, language: str = "en") -> dict[str, Any] | None:
+    """The last day to file `step`: the due date of the owner's deadline its `within` condition names."""
+    wanted = [c.arg for c in step.requires if c.test == "within"]
+    if not wanted:
+        return None
+    for ob in j.obligations(acts.case_state(case), at):
+        if ob.deadline_id in wanted and ob.due is not None:
+            cite = "; ".join(dict.fromkeys(c.get("citation", "") for c in ob.citations if c.get("citation")))
+            return {"date": date_words(ob.due, language), "due": ob.due, "citation": cite}
+    return None
+
+
+def filed_with(j, step, designation: str | None) -> str:
+    """The office the pack names to receive the filing ("the City Clerk/Treasurer")."""
+    roles = step.roles_by_designation.get(designation or "", None) or step.roles
+    labels = [j.roles[r].label for r in sorted(roles) if r in j.roles]
+    return " or ".join(labels)

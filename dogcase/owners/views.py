@@ -1,0 +1,323 @@
+"""The owner's portal: sign in with the case access code and one fact from the notice (then, when an e-mail
+address is known, a one-time link), the case page, the PDFs of the owner's documents, and the forms of the
+owner's own legal acts, each filed through acts.take_owner_step."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
+from django.db import transaction
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from dogcase.accounts.throttle import client_address
+from dogcase.cases import acts
+from dogcase.cases import files as file_store
+from dogcase.documents.next_steps import date_words
+from dogcase.law import InputError
+from dogcase.owners import access, codes, pages, throttle
+from dogcase.owners.mail import send_sign_in_link
+from dogcase.owners.models import SignInLink
+
+logger = logging.getLogger(__name__)
+
+
+def _fold(value: str) -> str:
+    return " ".join((value or "").split()).casefold()
+
+
+def fact_matches(code, fact: str) -> bool:
+    """The fact from the notice: the dog's name, or the owner's ZIP code (its first five digits), any case."""
+    given = _fold(fact)
+    if not given:
+        return False
+    if given == _fold(code.case.dog.name):
+        return True
+    zip_code = "".join(ch for ch in code.person.postal_code if ch.isdigit())[:5]
+    digits = "".join(ch for ch in given if ch.isdigit())[:5]
+    return bool(zip_code) and len(digits) == 5 and digits == zip_code and not any(c.isalpha() for c in given)
+
+
+def _masked(email: str) -> str:
+    name, _at, domain = email.partition("@")
+    return f"{name[:1]}…@{domain}"
+
+
+@require_http_methods(["GET", "POST"])
+def sign_in(request):
+    signed_in = access.current(request)
+    if request.method == "GET" and signed_in is not None:
+        return redirect("owners:case", number=signed_in[0].case.number)
+    # the QR code on the notice opens this page with the code filled in; the owner still gives the fact
+    values = {"code": (request.GET.get("code") or "").strip()[:40], "fact": ""}
+    error = ""
+    status = 200
+    if request.method == "POST":
+        values = {
+            "code": (request.POST.get("code") or "").strip()[:40],
+            "fact": (request.POST.get("fact") or "")[:100],
+        }
+        now = timezone.now()
+        address = client_address(request)
+        until = throttle.locked_until(values["code"], address, now)
+        if until is not None:
+            error = _("Too many attempts. Try again after %(time)s.") % {
+                "time": timezone.localtime(until).strftime("%H:%M")
+            }
+            status = 429
+        else:
+            code = codes.find_live(values["code"])
+            if code is None or not fact_matches(code, values["fact"]):
+                throttle.record_failure(values["code"], address, now)
+                error = _(
+                    "The code and the answer do not match a case. Check the code printed on your notice, and "
+                    "type your dog's name or your ZIP code as the notice gives them."
+                )
+                status = 400
+            else:
+                throttle.record_success(values["code"], address)
+                if code.person.email:
+                    token = secrets.token_urlsafe(32)
+                    SignInLink.objects.create(
+                        access_code=code,
+                        token_hash=codes.keyed_hash("link", token),
+                        created_at=now,
+                        expires_at=now + dt.timedelta(minutes=settings.DOGCASE_OWNER_LINK_MINUTES),
+                    )
+                    url = request.build_absolute_uri(reverse("owners:link", args=[token]))
+                    try:
+                        send_sign_in_link(code.person, url)
+                    except OSError:
+                        logger.exception("the sign-in link to person %s could not be sent", code.person.pk)
+                        error = _(
+                            "The e-mail with your sign-in link could not be sent. Try again later, or call the "
+                            "city."
+                        )
+                        return render(
+                            request, "owners/sign_in.html", {"values": values, "error": error}, status=503
+                        )
+                    with translation.override(access.language_of(code.person)):
+                        return render(
+                            request,
+                            "owners/link_sent.html",
+                            {
+                                "email": _masked(code.person.email),
+                                "minutes": settings.DOGCASE_OWNER_LINK_MINUTES,
+                            },
+                        )
+                access.start(request, code)
+                return redirect("owners:case", number=code.case.number)
+    return render(request, "owners/sign_in.html", {"values": values, "error": error}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def link(request, token: str):
+    """A one-time link: opening it shows a button (a mail scanner that fetches the link does not use it up);
+    the button completes the sign-in, once, within its minutes."""
+    now = timezone.now()
+    row = (
+        SignInLink.objects.select_related("access_code", "access_code__case", "access_code__person")
+        .filter(token_hash=codes.keyed_hash("link", token))
+        .first()
+    )
+    usable = row is not None and row.used_at is None and row.expires_at > now and row.access_code.live
+    if not usable:
+        return render(request, "owners/link_invalid.html", status=410 if row is not None else 404)
+    if request.method == "POST":
+        with transaction.atomic():
+            taken = SignInLink.objects.filter(pk=row.pk, used_at__isnull=True).update(used_at=now)
+        if not taken:
+            return render(request, "owners/link_invalid.html", status=410)
+        access.start(request, row.access_code)
+        return redirect("owners:case", number=row.access_code.case.number)
+    with translation.override(access.language_of(row.access_code.person)):
+        return render(request, "owners/link_confirm.html", {})
+
+
+@require_POST
+def sign_out(request):
+    access.end(request)
+    return redirect("owners:sign_in")
+
+
+@access.owner_case_view
+def case_page(request, case, person):
+    j = acts.jurisdiction_of(case)
+    now = timezone.now()
+    language = access.language_of(person)
+    context = {
+        "case": case,
+        "person": person,
+        "city": j.name,
+        "designation": pages.designation(case, j, language),
+        "obligations": pages.obligations(case, now, language),
+        "documents": pages.documents(case),
+        "hearings": pages.hearings(case, j, language),
+        "history": pages.history(case, person, j, language),
+        "owner_steps": pages.owner_steps(case, person, j, now),
+        "today": date_words(timezone.localdate(), language),
+        "filed": request.GET.get("filed") == "1",
+    }
+    return render(request, "owners/case.html", context)
+
+
+@access.owner_case_view
+def document(request, case, person, pk: int):
+    doc = next((d for d in pages.documents(case) if d.pk == pk), None)
+    if doc is None:
+        raise Http404("No such document.")
+    try:
+        handle = file_store.open_blob(doc.blob)
+    except (OSError, SuspiciousFileOperation):
+        raise Http404("The stored document is missing.") from None
+    response = FileResponse(handle, content_type="application/pdf", as_attachment=True, filename=doc.filename)
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+class _Problem(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def form_inputs(step):
+    """The inputs the owner fills: not the files (sent another way) nor the filing's own date."""
+    return [i for i in step.inputs if i.kind != "file" and not i.filing_date and i.kind != "document"]
+
+
+def _read(step, post) -> dict:
+    out = {}
+    for inp in form_inputs(step):
+        raw = (post.get(f"in-{inp.id}") or "").strip()
+        if not raw:
+            if inp.required:
+                raise _Problem(inp.id, _("This is needed: %(label)s.") % {"label": _(inp.label)})
+            continue
+        if inp.kind == "date":
+            try:
+                out[inp.id] = dt.date.fromisoformat(raw).isoformat()
+            except ValueError:
+                raise _Problem(
+                    inp.id, _("Give the date as the date picker shows it (year-month-day).")
+                ) from None
+        elif inp.kind == "bool":
+            if raw not in ("yes", "no"):
+                raise _Problem(inp.id, _("Answer yes or no."))
+            out[inp.id] = raw == "yes"
+        else:
+            out[inp.id] = raw
+    return out
+
+
+@access.owner_case_view
+def file_step(request, case, person, step_id: str):
+    j = acts.jurisdiction_of(case)
+    now = timezone.now()
+    language = access.language_of(person)
+    offered = {s["id"]: s for s in pages.owner_steps(case, person, j, now)}
+    try:
+        step = j.step(step_id, timezone.localdate())
+    except InputError:
+        raise Http404("No such form.") from None
+    if not step.filed_by_owner:
+        raise Http404("No such form.")
+    values = {i.id: "" for i in form_inputs(step)}
+    errors: dict[str, str] = {}
+    refusals: list = []
+    notice = ""
+    status = 200
+    key = uuid.uuid4().hex
+    version = case.version
+    if request.method == "POST":
+        key = (request.POST.get("idempotency_key") or "")[:64] or uuid.uuid4().hex
+        values.update({i.id: (request.POST.get(f"in-{i.id}") or "").strip() for i in form_inputs(step)})
+        try:
+            version = int(request.POST.get("version") or 0)
+            inputs = _read(step, request.POST)
+            result = acts.take_owner_step(
+                case,
+                step_id,
+                person=person,
+                inputs=inputs,
+                expected_version=version,
+                idempotency_key=f"owner:{key}",
+            )
+        except _Problem as exc:
+            errors[exc.field] = exc.message
+            status = 400
+        except ValueError:
+            errors["general"] = _("The form was incomplete; send it again.")
+            status = 400
+        except acts.InvalidInput as exc:
+            field = exc.field if exc.field in values else "general"
+            errors[field] = f"{_(exc.rule[:1].upper() + exc.rule[1:])}"
+            status = 400
+        except acts.StaleCase as exc:
+            version = exc.case.version
+            notice = _(
+                "Something changed on the case since you opened this form. Check it and send it again."
+            )
+            status = 409
+        except acts.Refused as exc:
+            refusals = exc.refusals
+            status = 409
+        else:
+            del result
+            return redirect(reverse("owners:case", args=[case.number]) + "?filed=1")
+    elif step_id not in offered:
+        # not open now: say why, from the law (the date it closed and the citation)
+        state = acts.case_state(case)
+        verdict = j.check_step(
+            step_id,
+            state,
+            acts.law_actor_for_filing(step, person),
+            now,
+            pages.filing_inputs(step, now) or None,
+        )
+        refusals = [
+            {"reason": r.reason, "citation": (r.provision or {}).get("citation", ""), "code": r.code}
+            for r in verdict.refusals
+        ]
+    fields = [
+        {
+            "id": i.id,
+            "name": f"in-{i.id}",
+            "kind": i.kind,
+            "label": _(i.label),
+            "required": bool(i.required),
+            "value": values.get(i.id, ""),
+            "error": errors.get(i.id, ""),
+        }
+        for i in form_inputs(step)
+    ]
+    context = {
+        "case": case,
+        "person": person,
+        "title": pages.owner_title(step),
+        "step": step,
+        "fields": fields,
+        "errors": errors,
+        "refusals": refusals,
+        "notice": notice,
+        "key": key,
+        "version": version,
+        "closes": pages.closes(case, step, j, now, language),
+        "citation": "; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),
+        "filed_with": pages.filed_with(j, step, case.designation),
+        "today": date_words(timezone.localdate(), language),
+        "open": step_id in offered or request.method == "POST",
+    }
+    return render(request, "owners/file_step.html", context, status=status)
