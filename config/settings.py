@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "dogcase.law_pages",
     "dogcase.cases",
     "dogcase.documents",
+    "dogcase.proofs",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

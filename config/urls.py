@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/", include("dogcase.accounts.urls")),
     path("law/", include("dogcase.law_pages.urls")),
     path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
+    path("staff/proofs/", include("dogcase.proofs.urls")),
     path("", include("dogcase.documents.urls")),
     path("", include("dogcase.staff.urls")),
 ]
