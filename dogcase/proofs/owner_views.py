@@ -8,6 +8,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_protect
 
 from dogcase.proofs import conditions as law
@@ -17,47 +19,47 @@ from dogcase.proofs.models import ProofSubmission
 # The fields of each kind of proof, in the order the form shows them: (name, label, input type, help).
 FIELDS = {
     "coverage": [
-        ("coverage_form", "Which is it?", "choice", ""),
-        ("issuer", "Name of the insurance company or surety", "text", ""),
-        ("policy_number", "Policy or bond number", "text", ""),
-        ("amount_usd", "Amount of coverage, in dollars", "money", "Write the number, e.g. 300000."),
-        ("starts_on", "First day the policy is in force", "date", ""),
-        ("ends_on", "Last day the policy is in force", "date", ""),
-        ("files", "The certificate of insurance or the bond", "files", "A PDF or a photo of it."),
+        ("coverage_form", _("Which is it?"), "choice", ""),
+        ("issuer", _("Name of the insurance company or surety"), "text", ""),
+        ("policy_number", _("Policy or bond number"), "text", ""),
+        ("amount_usd", _("Amount of coverage, in dollars"), "money", _("Write the number, e.g. 300000.")),
+        ("starts_on", _("First day the policy is in force"), "date", ""),
+        ("ends_on", _("Last day the policy is in force"), "date", ""),
+        ("files", _("The certificate of insurance or the bond"), "files", _("A PDF or a photo of it.")),
     ],
     "microchip": [
         (
             "microchip_number",
-            "Microchip number",
+            _("Microchip number"),
             "chip",
-            "9, 10 or 15 digits, as on the veterinarian's record.",
+            _("9, 10 or 15 digits, as on the veterinarian's record."),
         ),
         (
             "microchip_manufacturer",
-            "Microchip manufacturer",
+            _("Microchip manufacturer"),
             "text",
-            "For example HomeAgain, AVID, 24PetWatch.",
+            _("For example HomeAgain, AVID, 24PetWatch."),
         ),
     ],
     "sterilization": [
-        ("sterilized_on", "Date of the procedure", "date", ""),
-        ("veterinarian_name", "Veterinarian's name", "text", ""),
-        ("veterinarian_address", "Veterinarian's address", "text", ""),
-        ("veterinarian_phone", "Veterinarian's telephone", "tel", ""),
-        ("files", "The veterinarian's record (optional)", "files", "A PDF or a photo of it."),
+        ("sterilized_on", _("Date of the procedure"), "date", ""),
+        ("veterinarian_name", _("Veterinarian's name"), "text", ""),
+        ("veterinarian_address", _("Veterinarian's address"), "text", ""),
+        ("veterinarian_phone", _("Veterinarian's telephone"), "tel", ""),
+        ("files", _("The veterinarian's record (optional)"), "files", _("A PDF or a photo of it.")),
     ],
     "photos": [
-        ("files", "Photos", "files", "Up to 5 photos (JPEG, PNG, GIF, WebP) or PDFs."),
+        ("files", _("Photos"), "files", _("Up to 5 photos (JPEG, PNG, GIF, WebP) or PDFs.")),
     ],
     "document": [
-        ("files", "The document", "files", "Up to 5 files: PDF or photos."),
+        ("files", _("The document"), "files", _("Up to 5 files: PDF or photos.")),
     ],
 }
-NOTE = ("note", "Anything you want the city to know (optional)", "textarea", "")
+NOTE = ("note", _("Anything you want the city to know (optional)"), "textarea", "")
 STATUS_WORDS = {
-    ProofSubmission.Status.SUBMITTED: "Waiting for review",
-    ProofSubmission.Status.ACCEPTED: "Accepted",
-    ProofSubmission.Status.REJECTED: "Not accepted",
+    ProofSubmission.Status.SUBMITTED: _("Waiting for review"),
+    ProofSubmission.Status.ACCEPTED: _("Accepted"),
+    ProofSubmission.Status.REJECTED: _("Not accepted"),
 }
 
 
@@ -120,7 +122,9 @@ def proof_upload(request, case, person, condition):
         "fields": fields,
         "errors": errors,
         "other_errors": {k: v for k, v in errors.items() if k not in {f["name"] for f in fields}},
-        "coverage_forms": [(v, label) for v, label in ProofSubmission.Form.choices if v in cond.forms],
+        "coverage_forms": [
+            (v, gettext(label)) for v, label in ProofSubmission.Form.choices if v in cond.forms
+        ],
         "files_lost": bool(errors) and bool(request.FILES),
     }
     return render(request, "proofs/owner_upload.html", context, status=status)

@@ -228,3 +228,21 @@ def test_a_requirement_no_certificate_lists_is_offered_with_the_forms_and_amount
     assert bond.value.errors == {
         "coverage_form": "The law allows only liability insurance here (Tracy City Code § 8.31, Subd 5.F)."
     }
+
+
+def test_an_accepted_policy_stops_counting_after_its_last_day(dangerous_case, officer):
+    case = dangerous_case()
+    today = timezone.localdate()
+    proof = services.submit(
+        case,
+        "liability_coverage",
+        data=coverage_data(starts_on=today.isoformat(), ends_on=(today + dt.timedelta(days=10)).isoformat()),
+        uploads=[pdf()],
+        person=owner_of(case),
+    )
+    services.accept(proof, actor=officer)
+    assert "liability_coverage" in services.accepted_on(case, today + dt.timedelta(days=10))
+    assert "liability_coverage" not in services.accepted_on(case, today + dt.timedelta(days=11))
+    later = timezone.now() + dt.timedelta(days=11)
+    row = next(r for r in services.standing(case, later) if r["condition"].id == "liability_coverage")
+    assert row["state"] == "expired"

@@ -101,3 +101,23 @@ def test_another_persons_case_and_an_unknown_condition_are_404(dangerous_case, o
     client = owner_client(owner_of(case))
     assert client.get(f"/owner/cases/{case.number}/proof/leash_and_muzzle/").status_code == 404
     assert client.get(f"/owner/cases/{case.number}/proof/no_such_thing/").status_code == 404
+
+
+def test_the_owner_pages_speak_spanish_when_the_owner_chose_it(dangerous_case, rf):
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.utils import translation
+
+    from dogcase.proofs import owner_views
+
+    case = dangerous_case()
+    owner = owner_of(case)
+    request = rf.get(f"/owner/cases/{case.number}/proof/")
+    SessionMiddleware(lambda r: None).process_request(request)
+    with translation.override("es"):
+        listing = owner_views.proof_list(request, case, owner).content.decode()
+        form = owner_views.proof_upload(request, case, owner, "liability_coverage").content.decode()
+    assert "Pruebas para el registro" in listing and "Todavía no la envió." in listing
+    assert 'lang="es"' in listing
+    assert "Monto de la cobertura, en dólares" in form and "Seguro de responsabilidad civil" in form
+    assert "La ley exige una cobertura de al menos $300" in form  # 300 000, as Spanish writes it
+    assert "Una fianza o un seguro de responsabilidad civil de al menos $300,000" in form
