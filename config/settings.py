@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     "dogcase.cases",
     "dogcase.documents",
     "dogcase.owners",
+    "dogcase.proofs",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -13,6 +13,7 @@ urlpatterns = [
     path("law/", include("dogcase.law_pages.urls")),
     path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
     path("", include("dogcase.owners.urls")),
+    path("staff/proofs/", include("dogcase.proofs.urls")),
     path("", include("dogcase.documents.urls")),
     path("", include("dogcase.staff.urls")),
 ]

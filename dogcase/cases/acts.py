@@ -413,6 +413,10 @@ def take_step(
                 ],
             )
         state = case_state(locked)
+        # only accepted proof counts toward a condition of registration (dogcase.proofs.counting)
+        from dogcase.proofs.counting import with_accepted_proofs
+
+        inputs, proofs_counted = with_accepted_proofs(j, locked, step_id, state, inputs, at)
         _check_staff_members(j, step_id, state, inputs, at)
         try:
             cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
@@ -466,6 +470,8 @@ def take_step(
                 "designation_in_effect": locked.designation_in_effect,
             },
         }
+        if proofs_counted:
+            data["accepted_proofs"] = proofs_counted
         event = append_event(
             at=at,
             jurisdiction=locked.jurisdiction,

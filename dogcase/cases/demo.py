@@ -787,6 +787,9 @@ def load_demo(out=None) -> dict[str, int]:
         for story in stories():
             play(city, story, users)
             made[city] += 1
+        from dogcase.proofs.demo import demo_proofs
+
+        demo_proofs(city, users)  # an owner's proof, reviewed and waiting (docs/proofs.md)
     acts.sweep()
     if out is not None:
         for city, n in made.items():

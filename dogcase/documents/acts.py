@@ -159,6 +159,12 @@ def take_step(
         locked = Case.objects.select_related("dog", "dog__premises", "incident").get(pk=case.pk)
         if locked.version != expected_version:
             raise case_acts.StaleCase(locked, expected_version)
+        # only accepted proof counts (dogcase.proofs.counting): the documents are drafted from the same list
+        from dogcase.proofs.counting import with_accepted_proofs
+
+        inputs, _counted = with_accepted_proofs(
+            case_acts.jurisdiction_of(locked), locked, step_id, case_acts.case_state(locked), inputs, at
+        )
         if _refused_anyway(locked, step_id, actor, at):
             # not allowed whatever the documents say (the role, the order of the steps, the time): the act
             # refuses with its own reasons and citations

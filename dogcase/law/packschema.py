@@ -172,6 +172,8 @@ STAFF_ROLES = (
 )
 # staff roles that never act (they read): a pack role acted only through them is acted by nobody
 # (dogcase.cases.access.READ_ONLY is this list)
+# The kinds of proof of a requirement (a requirement's `proof:`; docs/proofs.md).
+PROOF_KINDS = ("coverage", "microchip", "sterilization", "photos", "document")
 READ_ONLY_STAFF_ROLES = ("auditor",)
 INPUT_KINDS = (
     "date",
@@ -629,6 +631,8 @@ EFFECTS: dict[str, Spec] = {
             "proof_to": ID,
             "at_owner_expense": BOOL,
             "condition_of_registration": BOOL,
+            # what the owner sends to prove it (docs/proofs.md): the fields of the proof form
+            "proof": OneOf(*PROOF_KINDS),
         },
     ),
     "seizure_trigger": Record(

@@ -1,6 +1,6 @@
 """The acts' messages, sent from the acts' own transactions (so an act refused or rolled back sends nothing):
-a document issued to the owner, and a hearing scheduled by a step. Proof accepted or rejected is sent by
-whoever connects dogcase.proofs' signal to dogcase.messaging.notify."""
+a document issued to the owner, and a hearing scheduled by a step; and, once a review of a proof has committed
+(dogcase.proofs' signal), the proof accepted or not accepted and why."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from django.utils import timezone
 from dogcase.cases.models import Event
 from dogcase.documents.models import IssuedDocument
 from dogcase.messaging.outbox import notify
+from dogcase.proofs.signals import proof_reviewed
 
 log = logging.getLogger(__name__)
 
@@ -87,3 +88,25 @@ def hearing_scheduled(sender, instance: Event, created: bool, raw: bool = False,
                 context={**context, "staff_user": hearing.officer.pk},
                 key=f"{key}:officer",
             )
+
+
+@receiver(proof_reviewed, dispatch_uid="messaging_proof_reviewed")
+def proof_was_reviewed(sender, proof, accepted: bool, **kwargs) -> None:
+    """The owners are told a proof they sent was accepted, or not accepted and why (issue 9, item 4)."""
+    from dogcase.proofs.conditions import condition
+
+    cond = condition(proof.case, proof.condition, proof.reviewed_at)
+    context = {
+        "condition": cond.what if cond is not None else proof.condition.replace("_", " "),
+        "citation": cond.citation if cond is not None else "",
+    }
+    if accepted:
+        notify(proof.case, "proof_accepted", to="owners", context=context, key=f"proof:{proof.pk}:accepted")
+    else:
+        notify(
+            proof.case,
+            "proof_rejected",
+            to="owners",
+            context={**context, "reason": proof.reason},
+            key=f"proof:{proof.pk}:rejected",
+        )

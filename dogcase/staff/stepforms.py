@@ -51,9 +51,10 @@ def condition_sentence(when: str) -> str:
     return when[:1].upper() + when[1:]
 
 
-def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> list[dict]:
+def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None, case=None) -> list[dict]:
     """One dict per input, ready for the template: kind, label, whether required, the law's choices (with
-    their citations), the value to re-show and its message."""
+    their citations), the value to re-show and its message. With the `case`, a `proofs` input shows the proof
+    sent for each condition and is ticked where an accepted proof counts (dogcase.proofs)."""
     values = values or {}
     errors = errors or {}
     choices = j.input_choices(step.id, state, at)
@@ -78,6 +79,10 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None) -> 
             # a text input's limit, said beside it (a `maxlength` would cut a pasted text silently)
             "max_length": f"{inp.text_limit:,}" if inp.kind == "text" else "",
         }
+        if inp.kind == "proofs" and case is not None:
+            from dogcase.proofs.counting import annotate_choices
+
+            annotate_choices(case, f, at, j.tz)
         if inp.kind == "designation":
             f["choices"] = [{**c, "label": designation_label(j, c["value"])} for c in f["choices"]]
         if inp.kind == "staff_member":

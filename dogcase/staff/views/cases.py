@@ -489,7 +489,7 @@ def act_form(request, number: str, step_id: str):
             "step_row": step_row(verdict, case),
             "blocked": bool(blocking) and not context["refusals"],
             "fields": _with_anchors(
-                fields_for(j, step, state=state, at=now, values=values, errors=context["errors"]),
+                fields_for(j, step, state=state, at=now, values=values, errors=context["errors"], case=case),
                 context.get("today_ids", set()),
             ),
             "has_file": any(inp.kind == "file" for inp in step.inputs),
