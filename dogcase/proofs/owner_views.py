@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -102,7 +103,7 @@ def proof_upload(request, case, person, condition):
         except PermissionDenied:
             raise Http404("No such case.") from None
         else:
-            return HttpResponseRedirect("../?sent=1")
+            return HttpResponseRedirect(reverse("owners:proofs", args=[case.number]) + "?sent=1")
     fields = [
         {
             "name": name,

@@ -34,6 +34,12 @@ def assert_accessible(page, url):
     # nothing widens the page past the screen (a phone then scrolls sideways to read a line)
     wide = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert wide <= 1, f"{url}: the page is {wide} px wider than the screen"
+    # nor is a value squeezed into a sliver beside its label (its words then wrap a letter a line)
+    narrow = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.facts dd, .inputs dd')).filter(d => d.textContent.trim().length > 40"
+        " && d.getBoundingClientRect().width > 0 && d.getBoundingClientRect().width < 120).map(d => d.textContent.trim().slice(0, 60))"
+    )
+    assert not narrow, f"{url}: values squeezed beside their labels: {narrow}"
 
 
 PUBLIC_PAGES = [

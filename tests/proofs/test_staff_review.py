@@ -96,7 +96,7 @@ def test_a_proofs_files_are_served_to_staff_of_its_city(dangerous_case, officer)
     assert b"".join(response.streaming_content).startswith(b"\x89PNG")
 
 
-def test_the_case_page_and_the_dashboard_show_the_proof(dangerous_case, officer):
+def test_the_case_page_and_the_dashboard_show_the_proof(dangerous_case, officer, clerk):
     case = dangerous_case()
     sent = send_all(case)
     client = client_for(officer)
@@ -106,9 +106,18 @@ def test_the_case_page_and_the_dashboard_show_the_proof(dangerous_case, officer)
     assert "Proof of the conditions of registration" in html
     assert "not accepted: Sign not visible." in html
     assert "waiting for review" in html
-    dashboard = client.get("/").content.decode()
     waiting = ProofSubmission.objects.filter(status="submitted").count()
-    assert f'Proof waiting for review <span class="muted">({waiting})</span>' in dashboard
+    # the clerk's dashboard lists the oldest, each with the condition it proves; the officer's says how many
+    dashboard = client_for(clerk).get("/").content.decode()
+    assert (
+        f'Proof sent by owners, waiting for your review <span class="muted">({waiting})</span>' in dashboard
+    )
+    assert "sent by owners waiting for review</a>" not in dashboard
+    oldest = ProofSubmission.objects.filter(status="submitted").order_by("submitted_at", "id").first()
+    assert f'href="/staff/proofs/{oldest.pk}/"' in dashboard
+    line = client.get("/").content.decode()
+    assert f"{waiting} proof{'s' if waiting != 1 else ''} sent by owners waiting for review</a>" in line
+    assert "Proof sent by owners, waiting for your review" not in line
 
 
 def test_the_certificate_form_ticks_the_accepted_proof_and_shows_the_others(dangerous_case, officer):

@@ -46,9 +46,14 @@ def without_attorney_folds(page: str) -> str:
     return " ".join(out)
 
 
+# The name a person gave a file they sent (an owner's photo, scanned evidence) is theirs, shown as they gave it.
+_FILE_NAME = re.compile(r'<span class="file-name">[^<]*</span>')
+
+
 def visible_text(page: str) -> str:
-    """The words a reader sees: no tags, attributes, scripts or styles, nor the fold for the city attorney."""
-    page = without_attorney_folds(page)
+    """The words a reader sees: no tags, attributes, scripts or styles, nor the fold for the city attorney, nor
+    the names people gave the files they sent."""
+    page = _FILE_NAME.sub(" ", without_attorney_folds(page))
     page = re.sub(r"<(script|style|template)\b.*?</\1>", " ", page, flags=re.S)
     page = re.sub(r"<!--.*?-->", " ", page, flags=re.S)
     return html_lib.unescape(re.sub(r"<[^>]*>", " ", page))

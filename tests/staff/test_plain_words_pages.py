@@ -253,6 +253,8 @@ def test_the_scan_finds_what_it_must_and_leaves_the_attorneys_fold_alone():
         "<p>See facts.yaml, mn-statute:347.50.definitions; give an empty list; 9 a.m., e.g. Rex. None.</p>"
         "<p>Victim was: None of these</p>"
         '<a href="/x_y" title="a_b">Case</a>'
+        # the name an owner gave a photo is theirs; the same words outside that span are the engine's
+        '<p>Sent: <span class="file-name">photo_of.gate.png</span>, then rules.yaml</p>'
     )
     assert identifiers_on(page) == [
         "empty list",
@@ -261,4 +263,5 @@ def test_the_scan_finds_what_it_must_and_leaves_the_attorneys_fold_alone():
         "mn-statute:347.50.definitions",
         "notice_received",
         "quoted: false",
+        "rules.yaml",
     ]

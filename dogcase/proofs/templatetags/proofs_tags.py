@@ -7,7 +7,7 @@ from dogcase.proofs import services
 
 register = template.Library()
 
-DASHBOARD_OLDEST = 5
+DASHBOARD_OLDEST = 3
 
 
 @register.inclusion_tag("proofs/_case_panel.html", takes_context=True)
@@ -18,7 +18,14 @@ def case_proofs_panel(context, case):
 
 @register.inclusion_tag("proofs/_dashboard.html", takes_context=True)
 def proofs_waiting(context):
-    from dogcase.proofs.views import waiting
+    from dogcase.cases.access import staff_roles
+    from dogcase.proofs.views import _label, waiting
 
-    rows = waiting(context["request"].user)
-    return {"count": rows.count(), "oldest": list(rows[:DASHBOARD_OLDEST])}
+    user = context["request"].user
+    rows = waiting(user)
+    # the clerk's dashboard lists proof to review (issue 10's dashboards per role); an animal control officer,
+    # who may review too, gets one line with the count and the way to the queue
+    if "city_clerk" not in staff_roles(user):
+        return {"count": rows.count(), "line_only": True}
+    oldest = [{"proof": p, "label": _label(p)[0]} for p in rows[:DASHBOARD_OLDEST]]
+    return {"count": rows.count(), "oldest": oldest}
