@@ -442,56 +442,20 @@ def take_step(
                         raise InvalidInput(inp.id, "a file is required")
                     continue
                 stored[inp.id] = _store(upload, inp.id, locked.jurisdiction, actor, at)
-        recorded = j.events_of(step_id, at, cleaned, state)
-        outcome = cleaned.get("outcome")
-        if step.opens_case and cleaned.get("designation"):
-            locked.designation = cleaned["designation"]
-            locked.designation_in_effect = True
-        if step.ends_on(outcome):
-            locked.designation_in_effect = False
-        if step.closes_on(outcome):
-            locked.status = Case.Status.CLOSED
-        data = {
-            "step": step_id,
-            "act": step.act,
-            "label": step.label,
-            "inputs": {k: v for k, v in cleaned.items() if k not in stored},
-            "files": {
-                k: {"id": f.pk, "sha256": f.sha256, "name": f.original_name} for k, f in stored.items()
-            },
-            "events": recorded,
-            "outcome": outcome,
-            "designation": locked.designation,
-            "law_date": timezone.localtime(at).date(),
-            # the case's record as this act leaves it: what `dogcase audit verify` holds the row to
-            "case_after": {
-                "status": locked.status,
-                "designation": locked.designation,
-                "designation_in_effect": locked.designation_in_effect,
-            },
-        }
-        if proofs_counted:
-            data["accepted_proofs"] = proofs_counted
-        event = append_event(
-            at=at,
-            jurisdiction=locked.jurisdiction,
-            case=locked,
+        extra = {"accepted_proofs": proofs_counted} if proofs_counted else {}
+        event = _record_step(
+            locked,
+            j,
+            step,
+            cleaned,
+            state,
+            at,
+            stored=stored,
+            extra=extra,
             actor=actor,
             actor_roles=_roles_text(actor),
-            kind=Event.Kind.STEP,
-            act=step_id,
-            summary=_step_summary(j, step, cleaned, outcome),
-            citation="; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),  # each once
-            layer=step.layer,
-            data=data,
             idempotency_key=idempotency_key,
         )
-        locked.version += 1
-        locked.stage = step.label
-        locked.updated_at = at
-        locked.save()
-        _apply_dog_status(locked, recorded)
-        recompute_obligations(locked, at=at, actor=actor)
     return StepResult(event, locked)
 
 
@@ -602,50 +566,20 @@ def take_owner_step(
                     for r in verdict.refusals
                 ],
             )
-        recorded = j.events_of(step_id, at, cleaned, state)
-        outcome = cleaned.get("outcome")
-        if step.ends_on(outcome):
-            locked.designation_in_effect = False
-        if step.closes_on(outcome):
-            locked.status = Case.Status.CLOSED
-        data = {
-            "step": step_id,
-            "act": step.act,
-            "label": step.label,
-            "inputs": dict(cleaned),
-            "files": {},
-            "events": recorded,
-            "outcome": outcome,
-            "designation": locked.designation,
-            "law_date": day,
-            "filed_by": {"person": person.pk, "via": "portal"},
-            "case_after": {
-                "status": locked.status,
-                "designation": locked.designation,
-                "designation_in_effect": locked.designation_in_effect,
-            },
-        }
-        event = append_event(
-            at=at,
-            jurisdiction=locked.jurisdiction,
-            case=locked,
+        event = _record_step(
+            locked,
+            j,
+            step,
+            cleaned,
+            state,
+            at,
+            extra={"filed_by": {"person": person.pk, "via": "portal"}},
             actor=None,
             actor_name=person.full_name,
             actor_roles="owner",
-            kind=Event.Kind.STEP,
-            act=step_id,
-            summary=_step_summary(j, step, cleaned, outcome) + " — filed by the owner",
-            citation="; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),
-            layer=step.layer,
-            data=data,
+            summary_suffix=" — filed by the owner",
             idempotency_key=idempotency_key,
         )
-        locked.version += 1
-        locked.stage = step.label
-        locked.updated_at = at
-        locked.save()
-        _apply_dog_status(locked, recorded)
-        recompute_obligations(locked, at=at, actor=None)
         _documents_to_send(j, locked, step, event, at)
     return StepResult(event, locked)
 
@@ -681,6 +615,78 @@ def law_actor_for_filing(step, person: Person):
 
     roles = frozenset().union(step.roles, *step.roles_by_designation.values())
     return Actor(id=f"owner:{person.pk}", roles=roles)
+
+
+def _record_step(
+    locked: Case,
+    j,
+    step,
+    cleaned: Mapping[str, Any],
+    state: CaseState,
+    at: dt.datetime,
+    *,
+    actor,
+    actor_roles: str,
+    stored: Mapping[str, StoredFile] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    actor_name: str | None = None,
+    summary_suffix: str = "",
+    idempotency_key: str | None = None,
+) -> Event:
+    """Record a step the law allowed (by staff, `take_step`; by an owner, `take_owner_step`): the events it
+    starts, the case's designation and status as it leaves them, the audit event with the inputs and files, the
+    case's new version and stage, the dog's status and the obligations recomputed. Runs in the act's transaction,
+    the case locked."""
+    stored = stored or {}
+    recorded = j.events_of(step.id, at, cleaned, state)
+    outcome = cleaned.get("outcome")
+    if step.opens_case and cleaned.get("designation"):
+        locked.designation = cleaned["designation"]
+        locked.designation_in_effect = True
+    if step.ends_on(outcome):
+        locked.designation_in_effect = False
+    if step.closes_on(outcome):
+        locked.status = Case.Status.CLOSED
+    data = {
+        "step": step.id,
+        "act": step.act,
+        "label": step.label,
+        "inputs": {k: v for k, v in cleaned.items() if k not in stored},
+        "files": {k: {"id": f.pk, "sha256": f.sha256, "name": f.original_name} for k, f in stored.items()},
+        "events": recorded,
+        "outcome": outcome,
+        "designation": locked.designation,
+        "law_date": timezone.localtime(at).date(),
+        **(extra or {}),
+        # the case's record as this act leaves it: what `dogcase audit verify` holds the row to
+        "case_after": {
+            "status": locked.status,
+            "designation": locked.designation,
+            "designation_in_effect": locked.designation_in_effect,
+        },
+    }
+    event = append_event(
+        at=at,
+        jurisdiction=locked.jurisdiction,
+        case=locked,
+        actor=actor,
+        actor_name=actor_name,
+        actor_roles=actor_roles,
+        kind=Event.Kind.STEP,
+        act=step.id,
+        summary=_step_summary(j, step, cleaned, outcome) + summary_suffix,
+        citation="; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),  # each once
+        layer=step.layer,
+        data=data,
+        idempotency_key=idempotency_key,
+    )
+    locked.version += 1
+    locked.stage = step.label
+    locked.updated_at = at
+    locked.save()
+    _apply_dog_status(locked, recorded)
+    recompute_obligations(locked, at=at, actor=actor)
+    return event
 
 
 def _check_staff_members(

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import SuspiciousFileOperation
 from django.db import transaction
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
@@ -20,13 +19,12 @@ from django.views.decorators.http import require_GET
 from dogcase.accounts import throttle
 from dogcase.accounts.models import LoginThrottle
 from dogcase.cases import acts as case_acts
-from dogcase.cases import files as file_store
 from dogcase.cases.models import Case
 from dogcase.documents import acts, fill
 from dogcase.documents.models import IssuedDocument
 from dogcase.law import InputError, library
 from dogcase.staff.guards import in_cities, require_writer, staff_required
-from dogcase.staff.views.common import now_and_today, sentence
+from dogcase.staff.views.common import now_and_today, sentence, stored_response
 
 # ------------------------------------------------------------------------------------------ the draft
 
@@ -112,16 +110,17 @@ def timeline_documents(case: Case) -> dict[int, list[IssuedDocument]]:
 @staff_required
 def download(request, pk: int):
     """The issued PDF, for staff of the case's city (404 for anyone else: the number does not reveal it)."""
-    doc = in_cities(IssuedDocument.objects.all(), request.user, pk=pk)
-    try:
-        handle = file_store.open_blob(doc.blob)
-    except (OSError, SuspiciousFileOperation):
-        raise Http404("The stored document is missing.") from None
-    response = FileResponse(handle, content_type="application/pdf", as_attachment=True, filename=doc.filename)
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return pdf_response(in_cities(IssuedDocument.objects.all(), request.user, pk=pk))
+
+
+def pdf_response(doc: IssuedDocument) -> FileResponse:
+    """An issued document's PDF as a download nothing may cache or run (staff's and the owner's portal's)."""
+    return stored_response(
+        doc.blob,
+        content_type="application/pdf",
+        filename=doc.filename,
+        missing="The stored document is missing.",
+    )
 
 
 # ------------------------------------------------------------------------------------------ corrections

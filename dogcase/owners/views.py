@@ -10,9 +10,8 @@ import secrets
 import uuid
 
 from django.conf import settings
-from django.core.exceptions import SuspiciousFileOperation
 from django.db import transaction
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -21,8 +20,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from dogcase.accounts.throttle import client_address
 from dogcase.cases import acts
-from dogcase.cases import files as file_store
 from dogcase.documents.next_steps import date_words
+from dogcase.documents.views import pdf_response
 from dogcase.law import InputError
 from dogcase.owners import access, codes, pages, throttle
 from dogcase.owners.mail import send_sign_in_link
@@ -175,15 +174,7 @@ def document(request, case, person, pk: int):
     doc = next((d for d in pages.documents(case) if d.pk == pk), None)
     if doc is None:
         raise Http404("No such document.")
-    try:
-        handle = file_store.open_blob(doc.blob)
-    except (OSError, SuspiciousFileOperation):
-        raise Http404("The stored document is missing.") from None
-    response = FileResponse(handle, content_type="application/pdf", as_attachment=True, filename=doc.filename)
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return pdf_response(doc)
 
 
 class _Problem(ValueError):

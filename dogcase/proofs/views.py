@@ -4,19 +4,19 @@ its files, and the accept / reject forms — for the animal control officer and 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, SuspiciousFileOperation
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from dogcase.cases import files as file_store
 from dogcase.cases.access import cities_of
 from dogcase.proofs import conditions as law
 from dogcase.proofs import services
 from dogcase.proofs.models import ProofFile, ProofSubmission
 from dogcase.staff.guards import staff_required
+from dogcase.staff.views.common import stored_response
 
 PAGE_SIZE = 25
 
@@ -126,15 +126,4 @@ def download(request, pk: int, file_pk: int):
         stored = proof.files.get(pk=file_pk)
     except ProofFile.DoesNotExist:
         raise Http404("No such file.") from None
-    try:
-        handle = file_store.open_blob(stored.path)  # FileResponse closes it
-    except (OSError, SuspiciousFileOperation):
-        raise Http404("The stored file is missing.") from None
-    inline = stored.content_type.startswith("image/")
-    response = FileResponse(
-        handle, content_type=stored.content_type, as_attachment=not inline, filename=stored.original_name
-    )
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return stored_response(stored.path, content_type=stored.content_type, filename=stored.original_name)

@@ -6,8 +6,8 @@ import datetime as dt
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, SuspiciousFileOperation
-from django.http import FileResponse, Http404, HttpResponseBadRequest, QueryDict
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,7 +15,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from dogcase.cases import acts
-from dogcase.cases import files as file_store
 from dogcase.cases.access import law_actor
 from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings
 from dogcase.cases.models import Case, Event, StoredFile, Task
@@ -56,6 +55,7 @@ from dogcase.staff.views.common import (
     now_and_today,
     refusal_row,
     sentence,
+    stored_response,
 )
 
 
@@ -663,19 +663,7 @@ def _parse_correction(text: str, current, tz):
 @staff_required
 def download(request, pk: int):
     stored = in_cities(StoredFile.objects.all(), request.user, pk=pk)
-    try:
-        handle = file_store.open_blob(stored.path)  # FileResponse closes it
-    except (OSError, SuspiciousFileOperation):
-        raise Http404("The stored file is missing.") from None
-    inline = stored.content_type.startswith("image/")
-    response = FileResponse(
-        handle, content_type=stored.content_type, as_attachment=not inline, filename=stored.original_name
-    )
-    response["X-Content-Type-Options"] = "nosniff"
-    # Served files never run anything, even if a browser were to treat one as a page.
-    response["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return stored_response(stored.path, content_type=stored.content_type, filename=stored.original_name)
 
 
 @staff_required

@@ -8,9 +8,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import SuspiciousFileOperation
+from django.http import FileResponse, Http404
 from django.utils import timezone
 
 from dogcase.cases import acts
+from dogcase.cases import files as file_store
 from dogcase.law import library
 from dogcase.staff.guards import not_installed
 from dogcase.staff.present import humanize
@@ -109,3 +112,21 @@ def attempt_act(call: Callable[[], Any], *, fields: Iterable[str], fallback: str
         )
     except acts.StaleCase as exc:
         return ActAttempt(stale=exc, status=409)
+
+
+def stored_response(
+    path: str, *, content_type: str, filename: str, missing: str = "The stored file is missing."
+):
+    """A stored file (evidence, proof, an issued document) as a response that nothing may cache or run: an image
+    is shown, anything else downloaded. 404 when the stored bytes are gone."""
+    try:
+        handle = file_store.open_blob(path)  # FileResponse closes it
+    except (OSError, SuspiciousFileOperation):
+        raise Http404(missing) from None
+    inline = content_type.startswith("image/")
+    response = FileResponse(handle, content_type=content_type, as_attachment=not inline, filename=filename)
+    response["X-Content-Type-Options"] = "nosniff"
+    # Served files never run anything, even if a browser were to treat one as a page.
+    response["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
+    response["Cache-Control"] = "private, no-store"
+    return response
