@@ -60,7 +60,9 @@ def staff_member(value: Any, users: dict[str, Any] | None = None) -> tuple[Any, 
     return user, (_staff_name(user) if user is not None else "")
 
 
-def scheduled_hearings(case: Case, j=None, events: list[Event] | None = None) -> dict[str, ScheduledHearing]:
+def scheduled_hearings(
+    case: Case, j=None, events: list[Event] | None = None, users: dict[str, Any] | None = None
+) -> dict[str, ScheduledHearing]:
     """{scheduled event: the hearing as last scheduled} for every kind of hearing the case has scheduled."""
     from dogcase.cases.acts import case_state, jurisdiction_of
 
@@ -70,7 +72,7 @@ def scheduled_hearings(case: Case, j=None, events: list[Event] | None = None) ->
     state = case_state(case, events)
     by_taken = {(t.step, t.at): t for t in state.taken}
     out: dict[str, ScheduledHearing] = {}
-    users: dict[str, Any] = {}
+    users = {} if users is None else users
     for e in events:
         if e.kind != Event.Kind.STEP:
             continue
@@ -111,27 +113,49 @@ def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None)
     return scheduled_hearings(case, j).get(event_name)
 
 
-def hearings_to_hold(user, cities) -> list[dict[str, Any]]:
-    """The hearings this member of staff is designated to hold, on open cases of their cities, not yet held:
-    for the hearing officer's dashboard."""
+# The hearing officer's own list is read from the cases most recently scheduled with them: a page that does not
+# grow with every case they ever heard (a statewide officer may have heard thousands).
+HEARINGS_SHOWN = 10
+CASES_READ = 40
+
+
+def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
+    """The hearings this member of staff is designated to hold, on open cases of their cities, not yet held,
+    soonest first: for the hearing officer's dashboard. At most HEARINGS_SHOWN, read from the CASES_READ open
+    cases most recently scheduled with them; the second value says whether there may be more."""
     from dogcase.cases.acts import case_state, jurisdiction_of
 
-    candidates = (
-        Case.objects.filter(
-            status=Case.Status.OPEN,
+    scheduling = (
+        Event.objects.filter(
+            kind=Event.Kind.STEP,
+            case__status=Case.Status.OPEN,
             jurisdiction__in=cities,
-            events__kind=Event.Kind.STEP,
-            events__data__inputs__hearing_officer=str(user.pk),
+            data__inputs__hearing_officer=str(user.pk),
         )
-        .distinct()
-        .select_related("dog")
+        .order_by("-seq")
+        .values_list("case_id", flat=True)
     )
+    case_ids: list[int] = []
+    for case_id in scheduling.iterator(chunk_size=200):
+        if case_id not in case_ids:
+            case_ids.append(case_id)
+            if len(case_ids) > CASES_READ:
+                break
+    more = len(case_ids) > CASES_READ
+    case_ids = case_ids[:CASES_READ]
+    cases = Case.objects.filter(pk__in=case_ids).select_related("dog")
+    by_case: dict[int, list[Event]] = {pk: [] for pk in case_ids}
+    for e in Event.objects.filter(
+        case_id__in=case_ids, kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]
+    ).order_by("seq"):
+        by_case[e.case_id].append(e)
+    users: dict[str, Any] = {}
     rows = []
-    for case in candidates:
+    for case in cases:
         j = jurisdiction_of(case)
-        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
+        events = by_case[case.pk]
         recorded = case_state(case, events).events
-        for name, hearing in scheduled_hearings(case, j, events).items():
+        for name, hearing in scheduled_hearings(case, j, events, users).items():
             if hearing.officer is None or hearing.officer.pk != user.pk:
                 continue
             held = [later for later, earlier in _held_events(j, name) if later in recorded]
@@ -139,7 +163,7 @@ def hearings_to_hold(user, cities) -> list[dict[str, Any]]:
                 continue
             rows.append({"case": case, "hearing": hearing})
     rows.sort(key=lambda r: r["hearing"].at)
-    return rows
+    return rows[:HEARINGS_SHOWN], more or len(rows) > HEARINGS_SHOWN
 
 
 def _held_events(j, scheduled: str) -> list[tuple[str, str]]:

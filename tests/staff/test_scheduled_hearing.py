@@ -148,3 +148,71 @@ def test_a_corrected_date_keeps_the_order_of_the_case(requested, staff):
         expected_version=requested.case.version,
     )
     assert requested.case.scheduled_hearing().at == at(16, 10)
+
+
+def _requested_case(staff, day0: int):
+    s = Story(staff, "battle-lake-mn", SERIOUS)
+    s.step("declare", "officer", day0, designation="dangerous", basis="Serious bite")
+    s.step(
+        "serve_notice",
+        "officer",
+        day0 + 1,
+        served_on=on(day0 + 1),
+        method="personal",
+        served_owner="O",
+        received_on=on(day0 + 1),
+    )
+    s.step("receive_hearing_request", "clerk", day0 + 5, received_on=on(day0 + 5))
+    return s
+
+
+def test_the_hearing_officers_list_is_bounded_and_reads_the_same_for_few_or_many_cases(staff, monkeypatch):
+    """A statewide hearing officer may have heard thousands of cases: the dashboard reads the cases most recently
+    scheduled with them, a fixed number, and shows the soonest hearings among them, saying there may be more."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from dogcase.cases import hearings
+
+    monkeypatch.setattr(hearings, "CASES_READ", 3)
+    monkeypatch.setattr(hearings, "HEARINGS_SHOWN", 2)
+
+    def counted() -> tuple[int, list, bool]:
+        with CaptureQueriesContext(connection) as queries:
+            rows, more = hearings.hearings_to_hold(staff["hearing"], ("battle-lake-mn",))
+        return len(queries), rows, more
+
+    stories = []
+    for n in range(2):
+        s = _requested_case(staff, n)
+        s.step(
+            "schedule_hearing",
+            "clerk",
+            n + 6,
+            hearing_at=at(18 - 3 * n, 14).isoformat(),
+            place="City Hall",
+            hearing_officer=str(staff["hearing"].pk),
+        )
+        stories.append(s)
+    few, rows, more = counted()
+    assert [r["case"].number for r in rows] == [
+        stories[1].case.number,
+        stories[0].case.number,
+    ]  # soonest first
+    assert not more
+    for n in range(2, 7):
+        s = _requested_case(staff, n)
+        s.step(
+            "schedule_hearing",
+            "clerk",
+            n + 6,
+            hearing_at=at(n + 12, 14).isoformat(),
+            place="City Hall",
+            hearing_officer=str(staff["hearing"].pk),
+        )
+        stories.append(s)
+    many, rows, more = counted()
+    assert len(rows) == 2 and more
+    assert many <= few + 1  # the same reads whether 2 or 7 cases were scheduled with the officer
+    page = client(staff["hearing"]).get("/").content.decode()
+    assert "There may be more" in page and "(the 2 soonest)" in page

@@ -123,7 +123,7 @@ def home(request):
 
     board = queries.dashboard(user, today=today, now=now)
     # the hearings this person is designated to hold (the hearing officer's own list)
-    context["hearings"] = hearings_to_hold(user, tuple(cities))
+    context["hearings"], context["hearings_more"] = hearings_to_hold(user, tuple(cities))
     sections = [
         {
             "id": w.id,
