@@ -114,6 +114,7 @@ def test_the_classification_stays_in_view_on_a_desktop_and_as_a_bar_on_a_phone(
         page.mouse.wheel(0, 600)
         page.wait_for_timeout(200)
         target = "#classification" if width > 1000 else "#classification-bar"
+        page.locator(target).wait_for(state="visible")  # the bar is filled by the same answer, a moment later
         box = page.locator(target).bounding_box()
         assert box is not None and 0 <= box["y"] < height and box["y"] + min(box["height"], 40) <= height, (
             width,
