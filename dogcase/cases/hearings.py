@@ -125,6 +125,8 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
     cases most recently scheduled with them; the second value says whether there may be more."""
     from dogcase.cases.acts import case_state, jurisdiction_of
 
+    if not _may_be_designated(user, cities):
+        return [], False  # nobody designates this person to hold a hearing: no search of the cases at all
     scheduling = (
         Event.objects.filter(
             kind=Event.Kind.STEP,
@@ -164,6 +166,30 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
             rows.append({"case": case, "hearing": hearing})
     rows.sort(key=lambda r: r["hearing"].at)
     return rows[:HEARINGS_SHOWN], more or len(rows) > HEARINGS_SHOWN
+
+
+def _may_be_designated(user, cities) -> bool:
+    """Whether the law of any of these cities lets a step designate someone with this user's roles to take an
+    act (to hold a hearing): the roles the packs empower for the acts their `staff_member` inputs name."""
+    from dogcase.cases.access import staff_roles, staff_roles_for_pack_roles
+    from dogcase.law import library
+
+    mine = staff_roles(user)
+    lib = library()
+    for city in cities:
+        j = lib.jurisdictions.get(city)
+        if j is None:
+            continue
+        day = j.today()
+        steps = j.procedure(day)
+        acts = {i.act for step in steps for i in step.inputs if i.kind == "staff_member" and i.act}
+        pack_roles = {r for step in steps if step.act in acts for r in step.roles}
+        pack_roles |= {
+            r for step in steps if step.act in acts for by in step.roles_by_designation.values() for r in by
+        }
+        if mine & staff_roles_for_pack_roles(city, pack_roles):
+            return True
+    return False
 
 
 def _held_events(j, scheduled: str) -> list[tuple[str, str]]:

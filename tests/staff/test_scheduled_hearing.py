@@ -216,3 +216,18 @@ def test_the_hearing_officers_list_is_bounded_and_reads_the_same_for_few_or_many
     assert many <= few + 1  # the same reads whether 2 or 7 cases were scheduled with the officer
     page = client(staff["hearing"]).get("/").content.decode()
     assert "There may be more" in page and "(the 2 soonest)" in page
+
+
+def test_staff_the_law_never_designates_to_hold_a_hearing_do_not_search_the_cases(staff):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from dogcase.cases import hearings
+
+    with CaptureQueriesContext(connection) as queries:
+        rows, more = hearings.hearings_to_hold(staff["officer"], ("battle-lake-mn", "tracy-mn"))
+    assert (rows, more) == ([], False)
+    assert not [q for q in queries if "cases_event" in q["sql"]]
+    # Battle Lake's (I)(3) lets the City Clerk/Treasurer hold the hearing: the clerk's list is searched
+    assert hearings._may_be_designated(staff["clerk"], ("battle-lake-mn",))
+    assert hearings._may_be_designated(staff["hearing"], ("battle-lake-mn",))
