@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from dogcase.cases.models import Case, Event
+from dogcase.cases.models import HEARING_OFFICER_OF_STEP, Case, Event
 
 
 @dataclass(frozen=True)
@@ -128,11 +128,12 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
     if not _may_be_designated(user, cities):
         return [], False  # nobody designates this person to hold a hearing: no search of the cases at all
     scheduling = (
-        Event.objects.filter(
+        Event.objects.alias(officer=HEARING_OFFICER_OF_STEP)  # indexed (event_hearing_officer)
+        .filter(
+            officer=str(user.pk),
             kind=Event.Kind.STEP,
             case__status=Case.Status.OPEN,
             jurisdiction__in=cities,
-            data__inputs__hearing_officer=str(user.pk),
         )
         .order_by("-seq")
         .values_list("case_id", flat=True)

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from dogcase.cases import vocabulary
 
@@ -347,6 +349,11 @@ class Case(models.Model):
         return scheduled_hearing(self, event_name)
 
 
+# The member of staff a step designated to hold a hearing (its `hearing_officer` input), as text: the same
+# expression in the index and in the query (cases/hearings.py), so that both databases use the index.
+HEARING_OFFICER_OF_STEP = Cast(KT("data__inputs__hearing_officer"), output_field=models.CharField())
+
+
 class EventQuerySet(models.QuerySet):
     def update(self, **kwargs):  # noqa: ARG002
         raise PermissionError("audit events are append-only: write a correction event instead")
@@ -398,7 +405,13 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["seq"]
-        indexes = [models.Index(fields=["case", "seq"])]
+        indexes = [
+            models.Index(fields=["case", "seq"]),
+            # the dashboard's filings by owners from the portal, lately (dogcase/owners)
+            models.Index(fields=["actor_roles", "at"], name="event_roles_at"),
+            # the hearing officer's own list: the steps that designated them (cases/hearings.py)
+            models.Index(HEARING_OFFICER_OF_STEP, "seq", name="event_hearing_officer"),
+        ]
         constraints = [models.UniqueConstraint(fields=["chain", "chain_seq"], name="unique_event_chain_seq")]
 
     def __str__(self) -> str:
