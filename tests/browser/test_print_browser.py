@@ -6,6 +6,7 @@ import shutil
 import subprocess
 
 import pytest
+from django.utils import timezone
 
 from tests.browser.test_case_flow_browser import log_in
 from tests.staff.conftest import declare, record_bite, take
@@ -21,7 +22,7 @@ def test_the_case_page_prints_as_a_case_summary(live_server, page, make_staff_us
         case,
         "serve_notice",
         officer,
-        served_on=case.opened_at.date().isoformat(),
+        served_on=timezone.localtime(case.opened_at).date().isoformat(),
         method="personal",
         served_owner="Pat Printer",
     )

@@ -58,10 +58,12 @@ def without_footers(text: str) -> str:
 def cites_of(doc) -> list[str]:
     """The citations printed beside the document's statements (a statement that runs over a page break has
     the next page's citations inside its text, as pdftotext reads it)."""
+    from django.utils import timezone
+
     from dogcase.law import library
 
     j = library().get(doc.jurisdiction)
-    day = doc.issued_at.date()
+    day = timezone.localtime(doc.issued_at).date()
     out = set()
     for t in j.document_pages(doc.doc_type, day):
         for s in t.sections:

@@ -318,7 +318,9 @@ def test_the_day_s_documents_are_read_back_and_a_damaged_one_raises_a_task(make_
     c = served_case(make_case)
     document = c.case.documents.earliest("pk")
     day = timezone.localtime(document.issued_at).date().isoformat()
-    issued_that_day = c.case.documents.filter(issued_at__date=document.issued_at.date()).count()
+    issued_that_day = c.case.documents.filter(
+        issued_at__date=timezone.localtime(document.issued_at).date()
+    ).count()
     report = verify_documents.call(day=day)
     assert report == {"checked": issued_that_day, "bad": []}
     (media / document.blob).chmod(0o640)

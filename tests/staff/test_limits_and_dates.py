@@ -7,6 +7,7 @@ import json
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from dogcase.cases import acts, updates
 from dogcase.cases.models import Event, Incident, Person
@@ -110,7 +111,7 @@ def test_the_api_holds_a_step_text_to_the_same_limit_and_nothing_reaches_the_aud
             {
                 "version": case.version,
                 "inputs": {
-                    "served_on": acts.now().date().isoformat(),
+                    "served_on": timezone.localdate().isoformat(),
                     "method": "personal",
                     "contents": "all",
                     "served_owner": address.strip(),
@@ -136,7 +137,7 @@ def test_an_ownership_starts_between_1900_and_today(officer):
             case.dog, person=other, actor=officer, since=dt.date(1899, 12, 31), reason="co-owner"
         )
     assert (caught.value.field, caught.value.rule) == ("since", "cannot be before Monday 1 January 1900")
-    tomorrow = acts.now().date() + dt.timedelta(days=2)
+    tomorrow = timezone.localdate() + dt.timedelta(days=2)
     with pytest.raises(acts.InvalidInput) as caught:
         updates.add_owner(case.dog, person=other, actor=officer, since=tomorrow, reason="co-owner")
     assert caught.value.rule.startswith("cannot be in the future (today is ")
@@ -151,7 +152,7 @@ def test_a_correction_reason_has_a_limit(officer):
             case,
             event=event,
             name="declaration",
-            value=acts.now().date(),
+            value=timezone.localdate(),
             reason="r" * 2_001,
             actor=officer,
             expected_version=case.version + 1,
