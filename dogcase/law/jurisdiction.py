@@ -236,8 +236,13 @@ class Jurisdiction:
 
     def step_ids(self) -> list[str]:
         """Every step id of this jurisdiction's procedure, in any version of its law."""
+        return sorted({step.id for step in self.every_version_of_steps()})
+
+    def every_version_of_steps(self) -> list[Step]:
+        """Each step of this jurisdiction's procedure as each version of its law has it (a step that no
+        version changes appears once a version of the procedure)."""
         days = [clock.MIN_DATE, *self._procedure._days]
-        return sorted({step.id for day in days for step in self._procedure.procedure(day)})
+        return [step for day in days for step in self._procedure.procedure(day)]
 
     def procedure(self, on: dt.date) -> list[Step]:
         """The layered steps of a case in force on `on` (docs/procedure.md)."""

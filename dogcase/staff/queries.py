@@ -19,7 +19,7 @@ from django.db.models import (
 )
 from django.db.models.expressions import RawSQL
 
-from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.access import cities_of, staff_roles, staff_roles_for_pack_roles
 from dogcase.cases.models import (
     Case,
     Dog,
@@ -46,10 +46,7 @@ def role_filter(user) -> Q | None:
     roles = staff_roles(user)
     if roles & SEES_ALL:
         return None
-    q = Q(pk__in=[])
-    for role in sorted(roles):
-        q |= Q(staff_roles__contains=f",{role},")
-    return q
+    return _of_roles(roles)
 
 
 DASHBOARD_PAGE = 10  # rows of each dashboard list shown at once, most urgent first
@@ -195,6 +192,10 @@ class _CityLaw:
     met_by: dict[str, frozenset[str]]
     authorizes: dict[str, frozenset[str]]
     decide_label: str
+    # staff role -> the deadline ids that a step this role can take meets, in any version of the city's law:
+    # every obligation whose `staff_roles` names the role has one of them (its roles come from the steps
+    # that meet it, in the law in force when it was computed)
+    by_role: dict[str, frozenset[str]]
 
 
 _CITY_LAW: dict[tuple[int, str, dt.date], _CityLaw] = {}
@@ -218,6 +219,10 @@ def _city_law(city: str, today: dt.date) -> _CityLaw | None:
             met_by.setdefault(deadline, set()).add(step.act)
         if step.opens_case and not label:
             label = step.label
+    by_role: dict[str, set[str]] = {}
+    for step in j.every_version_of_steps():
+        for role in staff_roles_for_pack_roles(city, step.roles):
+            by_role.setdefault(role, set()).update(step.satisfies)
     authorizes: dict[str, set[str]] = {}
     for version in j.all_versions():
         if version.effect_kind == "seizure_trigger" and version.effect.get("after"):
@@ -228,6 +233,7 @@ def _city_law(city: str, today: dt.date) -> _CityLaw | None:
         met_by={k: frozenset(v) for k, v in met_by.items()},
         authorizes={k: frozenset(v) for k, v in authorizes.items()},
         decide_label=label,
+        by_role={k: frozenset(v) for k, v in by_role.items()},
     )
     if len(_CITY_LAW) > 256:
         _CITY_LAW.clear()
@@ -245,7 +251,8 @@ def decide_labels(cities, today: dt.date) -> dict[str, str]:
 
 
 def _deadlines_where(cities, today: dt.date, pick) -> Q:
-    """Obligations of the cities whose deadline id `pick(city_law)` names (deadline ids per city)."""
+    """Obligations of the cities whose deadline id `pick(city_law)` names (deadline ids per city): a
+    condition the index obligation_active_city_deadline reads directly."""
     q = Q(pk__in=[])
     for city in sorted(cities):
         law = _city_law(city, today)
@@ -255,6 +262,24 @@ def _deadlines_where(cities, today: dt.date, pick) -> Q:
     return q
 
 
+def _of_roles(roles) -> Q:
+    """Obligations whose `staff_roles` (",role,role,") names one of `roles`: exact, but no index serves it."""
+    q = Q(pk__in=[])
+    for role in sorted(roles):
+        q |= Q(staff_roles__contains=f",{role},")
+    return q
+
+
+def _role_deadlines(law: _CityLaw, roles) -> set[str]:
+    return set().union(*(law.by_role.get(role, ()) for role in roles))
+
+
+def _roles_where(cities, roles, today: dt.date) -> Q:
+    """Obligations of the cities that one of `roles` can meet: the deadline ids the law lets those roles meet
+    (which the index finds), then the exact test of the row's roles."""
+    return _deadlines_where(cities, today, lambda law: _role_deadlines(law, roles)) & _of_roles(roles)
+
+
 def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime) -> Q:
     """An obligation list of the dashboard as a condition over the user's active obligations."""
     # met by the list's roles that the user holds (every one of them for those who oversee everything)
@@ -262,13 +287,15 @@ def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime)
     roles = work.roles if roles & SEES_ALL else work.roles & roles
     q = Q(pk__in=[])
     if work.acts and roles:
-        met = _deadlines_where(cities, today, lambda law: [d for d, a in law.met_by.items() if a & work.acts])
+        # met by one of the list's acts and by one of the roles: deadline ids per city, then the row's roles
+        met = _deadlines_where(
+            cities,
+            today,
+            lambda law: {d for d, a in law.met_by.items() if a & work.acts} & _role_deadlines(law, roles),
+        )
         if work.who:
             met &= Q(who=work.who)
-        by_role = Q(pk__in=[])
-        for role in sorted(roles):
-            by_role |= Q(staff_roles__contains=f",{role},")
-        q |= met & by_role
+        q |= met & _of_roles(roles)
     if work.authorizes:
         # once overdue, whatever role meets it: the list is the work of the roles that act on the authority
         authorized = _deadlines_where(
@@ -280,10 +307,10 @@ def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime)
 
 def _rest_filter(user, shown: list[WorkList], cities, today: dt.date, now: dt.datetime) -> Q:
     """The user's deadlines that none of their other lists holds (ongoing duties stay on the case page)."""
-    rf = role_filter(user)
     q = ~Q(kind="ongoing")
-    if rf is not None:
-        q &= rf
+    roles = staff_roles(user)
+    if not roles & SEES_ALL:
+        q &= _roles_where(cities, roles, today)
     for work in shown:
         if work.source == "obligations":
             q &= ~_list_filter(user, work, cities, today, now)
@@ -302,13 +329,17 @@ def _filters(user, lists: list[WorkList], today: dt.date, now: dt.datetime) -> d
 
 
 def _active_obligations(user) -> QuerySet[Obligation]:
+    return _active_obligations_in(cities_of(user))
+
+
+def _active_obligations_in(cities) -> QuerySet[Obligation]:
     # The status condition is written as the partial index `obligation_active_due` (search_index.py) is, with
     # its values in the SQL, not as parameters: SQLite uses a partial index only for a condition it can
     # compare with the index's own.
     active = RawSQL(search_index.ACTIVE_OBLIGATION, [], output_field=BooleanField())  # noqa: S611 - our SQL
     # of an open case: each row's case looked up (EXISTS), not a join that SQLite would read case by case
     open_case = Exists(Case.objects.filter(pk=OuterRef("case_id"), status=Case.Status.OPEN))
-    return Obligation.objects.filter(Q(active), open_case, jurisdiction__in=cities_of(user))
+    return Obligation.objects.filter(Q(active), open_case, jurisdiction__in=cities)
 
 
 def _undecided_cases(user) -> QuerySet[Case]:
