@@ -124,8 +124,19 @@ def _loop(app, path: str, bodies: list[bytes]) -> tuple[int, int]:
     return time.process_time_ns() - start, bad
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
     from bench.run import cpu_model, fact_workload, pin_to_one_core
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved pairs of rounds")
+    parser.add_argument("--warmup", type=int, default=WARMUP, help="pairs of rounds before measuring")
+    parser.add_argument("--requests", type=int, default=N_REQUESTS, help="requests a round")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "var" / "bench-api.json", help="the figures as JSON"
+    )
+    args = parser.parse_args(argv)
 
     cpu = pin_to_one_core()
     import django
@@ -139,7 +150,7 @@ def main() -> int:
 
     app = get_wsgi_application()
     j = library().get(JURISDICTION)
-    facts = fact_workload(j)[:N_REQUESTS]
+    facts = fact_workload(j)[: args.requests]
     bodies = [
         json.dumps({"incident_date": DAY.isoformat(), "facts": f}, default=list).encode() for f in facts
     ]
@@ -147,7 +158,7 @@ def main() -> int:
     # classify and bare alternate in each pair; the ninja floor (information) runs beside them
     variants = {"classify": classify_path, "bare": BARE_PATH, "ninja floor": NINJA_FLOOR_PATH}
 
-    for _ in range(WARMUP):
+    for _ in range(max(args.warmup, 1)):  # at least one: it also checks that every answer is a 200
         for path in variants.values():
             _, bad = _loop(app, path, bodies)
             if bad:
@@ -155,7 +166,7 @@ def main() -> int:
                 return 1
     per_request: dict[str, list[float]] = {name: [] for name in variants}
     ratios: list[float] = []
-    for r in range(ROUNDS):
+    for r in range(args.rounds):
         order = list(variants) if r % 2 == 0 else list(reversed(variants))
         pair: dict[str, float] = {}
         for name in order:
@@ -170,7 +181,9 @@ def main() -> int:
         f"pinned to cpu {cpu} of {os.cpu_count()} ({cpu_model()}); DEBUG=False; WSGI call loop, no socket; "
         "process CPU time"
     )
-    print(f"{ROUNDS} interleaved pairs of {len(bodies)} requests after {WARMUP} warm-up pairs; medians\n")
+    print(
+        f"{args.rounds} interleaved pairs of {len(bodies)} requests after {args.warmup} warm-up pairs; medians\n"
+    )
     print(f"{'':<12} {'req/s':>10} {'µs/request':>11} {'spread (min-max µs)':>21}")
     for name, values in per_request.items():
         med = statistics.median(values)
@@ -187,8 +200,8 @@ def main() -> int:
         f"\nclassify / bare req/s: median of pairs {ratio:.2f}x (pairs {min(ratios):.2f}-{max(ratios):.2f}); "
         f"target >= {TARGET}x: {verdict}"
     )
-    out = ROOT / "var" / "bench-api.json"
-    out.parent.mkdir(exist_ok=True)
+    out = args.out
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"per_request_ns": per_request, "ratios": ratios, "ratio": ratio}, indent=1))
     return 0
 
