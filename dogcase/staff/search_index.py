@@ -3,6 +3,9 @@ text (at least 3 characters) anywhere in the searched fields.
 
 - PostgreSQL: GIN trigram indexes (pg_trgm) on UPPER(field), which serve Django's `icontains`
   (`UPPER(col) LIKE UPPER('%text%')`) without reading the table.
+  A search of all of a table's fields reads one more GIN trigram index, on the fields joined by a separator
+  no search text holds (migration cases/0013): one index scan, where an OR of the fields' indexes made the
+  planner read the table instead.
 - SQLite: an FTS5 table per searched table, with the trigram tokenizer (substring match, case-folded), kept
   in step with its table by triggers (both built by migration cases/0004).
 
@@ -59,9 +62,16 @@ def matches(
             f"LIMIT {int(limit)}"
         )
         return Q(pk__in=RawSQL(sql, [columns + phrase, *cities]))  # noqa: S611
-    q = Q(pk__in=[])
-    for f in fields:
-        q |= Q(**{f"{f}__icontains": text})
+    if len(fields) > 1 and set(fields) == set(SEARCHED[table]):
+        # the fields joined, as the index of migration cases/0013 joins them: a text with the separator in it (never
+        # typed) cannot match across two fields; LIKE's own characters in the text are matched as typed
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        sql = f"{all_fields_expression(table)} LIKE UPPER(%s)"
+        q = Q(RawSQL(sql, [pattern], output_field=BooleanField()))  # noqa: S611 - our names, text a parameter
+    else:
+        q = Q(pk__in=[])
+        for f in fields:
+            q |= Q(**{f"{f}__icontains": text})
     # unordered: any `limit` of the matches, as the trigram index gives them (an order would walk a name index)
     return Q(pk__in=model.objects.filter(q, jurisdiction__in=cities).order_by().values("pk")[:limit])
 
@@ -104,6 +114,18 @@ def postgres_create(table: str, fields: tuple[str, ...]) -> list[str]:
 
 def postgres_drop(table: str, fields: tuple[str, ...]) -> list[str]:
     return [f"DROP INDEX IF EXISTS {table}_{f}_trgm" for f in fields]
+
+
+SEPARATOR = "chr(31)"  # the unit separator: whitespace is collapsed in a search text, and it is no letter
+
+
+def all_fields_expression(table: str, fields: tuple[str, ...] | None = None) -> str:
+    """UPPER of the fields joined by the separator: the same text in the index and in the query, so that
+    PostgreSQL matches one with the other. The columns are not qualified: the query reads the table alone,
+    under the alias Django gives it in a subquery."""
+    fields = fields or SEARCHED[table]
+    joined = f" || {SEPARATOR} || ".join(f"COALESCE(\"{f}\"::text, '')" for f in fields)
+    return f"UPPER({joined})"
 
 
 # ------------------------------------------------------------------- the events that name one record

@@ -5,11 +5,13 @@ history a page at a time."""
 import re
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import BooleanField
+from django.db.models.expressions import RawSQL
 from django.test.utils import CaptureQueriesContext
 
 from dogcase.cases import acts, updates
-from dogcase.cases.models import Dog, Person
+from dogcase.cases.models import Dog, Incident, Person
 from tests.staff.conftest import BATTLE_LAKE, TRACY, client_for, record_bite
 from tests.staff.test_dashboard import appeal_received, section
 
@@ -73,6 +75,45 @@ def test_text_that_means_something_to_the_index_is_searched_as_plain_text(office
     record_bite(officer, dog_name="Rex")
     results = found(client_for(officer), q)
     assert results.dogs == [] or all(q.lower() in d.name.lower() for d in results.dogs)
+
+
+def test_a_search_matches_within_one_field_never_across_two(officer):
+    case = record_bite(officer, dog_name="Juniper", owner_name="Ann Jensen")
+    owner = case.dog.owners.get()
+    updates.update_person(owner, actor=officer, changes={"street": "12 Oak Street"}, reason="Moved")
+    client = client_for(officer)
+    assert [p.pk for p in found(client, "jensen").people] == [owner.pk]
+    assert [p.pk for p in found(client, "oak str").people] == [owner.pk]  # another field of the same person
+    assert found(client, "jensen 12").people == []  # the end of the name and the start of the street
+
+
+def test_like_characters_in_a_search_are_matched_as_typed(officer):
+    underscored = record_bite(officer, dog_name="Kip", owner_name="Kennel A_B").dog.owners.get()
+    record_bite(officer, dog_name="Tip", owner_name="Kennel AXB")
+    record_bite(officer, dog_name="Pip", owner_name="Kennel 100 Percent")
+    client = client_for(officer)
+    assert [p.pk for p in found(client, "a_b").people] == [underscored.pk]
+    assert found(client, "100%").people == []
+    assert found(client, "el%pe").people == []
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'")
+def test_postgresql_searches_every_field_of_a_table_through_one_index(officer):
+    """The expression the search writes is the one migration cases/0013 indexed: with the table's other
+    ways of reading turned off, PostgreSQL finds the rows through that index."""
+    from dogcase.staff import search_index
+
+    record_bite(officer, dog_name="Juniper", owner_name="Ann Jensen")
+    for model in (Person, Dog, Incident):
+        table = model._meta.db_table
+        condition = f"{search_index.all_fields_expression(table)} LIKE UPPER(%s)"
+        qs = model.objects.filter(RawSQL(condition, ["%jensen%"], output_field=BooleanField())).values("pk")  # noqa: S611
+        sql, params = qs.query.sql_with_params()
+        with transaction.atomic(), connection.cursor() as cur:
+            cur.execute("SET LOCAL enable_seqscan = off")
+            cur.execute("EXPLAIN " + sql, params)
+            plan = "\n".join(row[0] for row in cur.fetchall())
+        assert f"Bitmap Index Scan on {table}_search_trgm" in plan, plan
 
 
 def test_search_finds_only_the_users_cities(officer, make_staff_user):
