@@ -349,8 +349,9 @@ class Case(models.Model):
         return scheduled_hearing(self, event_name)
 
 
-# The member of staff a step designated to hold a hearing (its `hearing_officer` input), as text: the same
-# expression in the index and in the query (cases/hearings.py), so that both databases use the index.
+# The member of staff a step designated to hold a hearing (its `hearing_officer` input: the packs give every
+# `staff_member` input that id, law/procedure.py DESIGNATED_INPUT), as text: the same expression in the index
+# and in the query (cases/hearings.py), so that both databases use the index.
 HEARING_OFFICER_OF_STEP = Cast(KT("data__inputs__hearing_officer"), output_field=models.CharField())
 
 

@@ -203,6 +203,9 @@ class Input:
 # The check a step that serves notices gets by itself (it replaced the `notice_elements` tick boxes): the
 # element values ("<provision key>/<element id>") that the documents issued with the step contain.
 CONTENTS_INPUT = "contents"
+# the id of every `staff_member` input: the events that designated a person are indexed by it
+# (cases.models.HEARING_OFFICER_OF_STEP, index event_hearing_officer)
+DESIGNATED_INPUT = "hearing_officer"
 CONTENTS_LABEL = "What the documents issued with this step contain (every element the law requires)"
 
 
@@ -306,6 +309,12 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
             if (kind == "staff_member") != ("act" in raw_input):
                 raise iwhere.fail(
                     "a staff_member input names the act the person is designated to take (act:)"
+                )
+            if kind == "staff_member" and raw_input["id"] != DESIGNATED_INPUT:
+                raise iwhere.fail(
+                    f"a staff_member input has the id {DESIGNATED_INPUT!r}, not {raw_input['id']!r}: the "
+                    "designated person's own list (the hearings they are to hold) finds the steps that "
+                    "designated them by that id"
                 )
             if "when" in raw_input and not records:
                 raise iwhere.fail(

@@ -38,3 +38,18 @@ def test_a_staff_member_input_names_its_act(tmp_path):
     with pytest.raises(PackError) as caught:
         _load(tmp_path, broken)
     assert "names the act the person is designated to take" in str(caught.value)
+
+
+def test_a_staff_member_input_is_named_hearing_officer(tmp_path):
+    """The hearing officer's list finds the steps that designated them by this id (an index on it)."""
+    broken = CITY_WITH_PROCEDURE.replace(
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
+        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
+        "      - {id: presiding, kind: staff_member, act: hold_hearing, label: Presiding officer}\n",
+    )
+    with pytest.raises(PackError) as caught:
+        _load(tmp_path, broken)
+    assert (
+        "procedure[1].inputs[1]: a staff_member input has the id 'hearing_officer', not 'presiding'"
+        in str(caught.value)
+    )
