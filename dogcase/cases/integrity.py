@@ -2,7 +2,9 @@
 the events that wrote them say.
 
 - **Files**: every stored file's bytes against the SHA-256 of its row, and the row against the SHA-256 the
-  event that stored it recorded (an evidence file, a proof, a dog's photo).
+  event that stored it recorded: an evidence file, a proof of service, a dog's photo (`StoredFile`), each issued
+  document's PDF (`issue_document`, `correct_document`) and each file an owner or the office sent as proof of
+  a condition (`submit_proof`).
 - **Records**: a case's status, designation, whether it is in effect, stage and version against its events
   (the opening, each act and correction: the latest event that set a value wins); a dog's and a person's
   fields against the event that recorded them and the updates since; a dog's status against the acts that
@@ -42,7 +44,7 @@ def verify_all(*, checkpoint: Mapping[str, Any] | None = None) -> dict[str, Any]
     with read_snapshot():
         chains = verify_chains(checkpoint=checkpoint)
         problems = _Problems()
-        files = verify_files(problems)
+        files = verify_files(problems) + verify_documents(problems) + verify_proof_files(problems)
         cases = verify_cases(problems)
         dogs = verify_dogs(problems)
         persons = verify_persons(problems)
@@ -103,29 +105,119 @@ def verify_files(problems: _Problems) -> int:
                 expected=by_event[0],
                 event=by_event[1],
             )
-        try:
-            digest = hashlib.sha256()
-            with file_store.open_blob(f.path) as stream:
-                for chunk in iter(lambda: stream.read(1 << 20), b""):
-                    digest.update(chunk)
-        except (OSError, ValueError) as exc:
+        _check_bytes(
+            problems,
+            f.path,
+            row_sha256=f.sha256,
+            event_sha256=by_event[0] if by_event else None,
+            record=record,
+            event=by_event and by_event[1],
+        )
+    return checked
+
+
+def _check_bytes(
+    problems: _Problems, path: str, *, row_sha256: str, event_sha256: str | None, record: str, event
+) -> None:
+    """The file's bytes read from the storage against its row's SHA-256 and the one its event recorded."""
+    try:
+        digest = hashlib.sha256()
+        with file_store.open_blob(path) as stream:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(chunk)
+    except (OSError, ValueError) as exc:
+        problems.add(f"the stored file cannot be read: {exc}", record=record, field="file", event=event)
+        return
+    expected = event_sha256 or row_sha256
+    if digest.hexdigest() != expected or digest.hexdigest() != row_sha256:
+        problems.add(
+            "the stored file's content changed: its SHA-256 is not the one recorded",
+            record=record,
+            field="content",
+            stored=digest.hexdigest(),
+            expected=expected,
+            event=event,
+        )
+
+
+def verify_documents(problems: _Problems) -> int:
+    """Every issued document (each version): its row against the event that issued it (number, version,
+    SHA-256), and its PDF's bytes against both."""
+    from dogcase.documents.models import IssuedDocument
+
+    rows = IssuedDocument.objects.order_by("pk").values_list(
+        "pk", "number", "version", "sha256", "blob", "event__seq", "event__act", "event__data"
+    )
+    checked = 0
+    for pk, number, version, sha256, blob, seq, act, data in rows.iterator(chunk_size=500):
+        checked += 1
+        record = f"issued document {number}, version {version} (#{pk})"
+        data = data if isinstance(data, Mapping) else {}
+        recorded = data.get("sha256")
+        if act not in ("issue_document", "correct_document") or (data.get("number"), data.get("version")) != (
+            number,
+            version,
+        ):
             problems.add(
-                f"the stored file cannot be read: {exc}",
+                "the event this document names did not issue it",
                 record=record,
-                field="file",
-                event=by_event and by_event[1],
+                field="event",
+                stored=seq,
+                expected=f"{number} version {version}",
+                event=seq,
             )
-            continue
-        expected = by_event[0] if by_event else f.sha256
-        if digest.hexdigest() != expected or digest.hexdigest() != f.sha256:
+            recorded = None
+        elif recorded != sha256:
             problems.add(
-                "the stored file's content changed: its SHA-256 is not the one recorded",
+                "the document's row does not have the SHA-256 its event recorded",
                 record=record,
-                field="content",
-                stored=digest.hexdigest(),
-                expected=expected,
-                event=by_event and by_event[1],
+                field="sha256",
+                stored=sha256,
+                expected=recorded,
+                event=seq,
             )
+        _check_bytes(problems, blob, row_sha256=sha256, event_sha256=recorded, record=record, event=seq)
+    return checked
+
+
+def verify_proof_files(problems: _Problems) -> int:
+    """Every file sent as proof of a condition: its row against the files its `submit_proof` event listed,
+    and its bytes against both."""
+    from dogcase.proofs.models import ProofFile
+
+    rows = ProofFile.objects.order_by("pk").values_list(
+        "pk",
+        "proof_id",
+        "original_name",
+        "sha256",
+        "path",
+        "proof__submitted_event__seq",
+        "proof__submitted_event__data",
+    )
+    checked = 0
+    for pk, proof, name, sha256, path, seq, data in rows.iterator(chunk_size=500):
+        checked += 1
+        record = f"proof file #{pk} ({name}) of proof #{proof}"
+        listed = [f.get("sha256") for f in (data or {}).get("proof_files") or [] if isinstance(f, Mapping)]
+        if seq is None:
+            problems.add("no event records this file", record=record, field="sha256", stored=sha256)
+        elif sha256 not in listed:
+            problems.add(
+                "the file's row does not have a SHA-256 its event recorded",
+                record=record,
+                field="sha256",
+                stored=sha256,
+                expected=", ".join(str(x) for x in listed) or "no file",
+                event=seq,
+            )
+        _check_bytes(
+            problems,
+            path,
+            row_sha256=sha256,
+            event_sha256=sha256 if sha256 in listed else None,
+            record=record,
+            event=seq,
+        )
     return checked
 
 

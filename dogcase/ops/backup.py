@@ -88,9 +88,18 @@ def chain_heads() -> list[dict[str, Any]]:
 
 
 def _stored_files() -> list[tuple[str, str]]:
+    """(name in the storage, SHA-256) of every file any record keeps: evidence, proof of service and photos,
+    the issued documents' PDFs and the files sent as proof of a condition (one entry per stored name: the
+    storage keeps each content once)."""
     from dogcase.cases.models import StoredFile
+    from dogcase.documents.models import IssuedDocument
+    from dogcase.proofs.models import ProofFile
 
-    return sorted(set(StoredFile.objects.values_list("path", "sha256")))
+    return sorted(
+        set(StoredFile.objects.values_list("path", "sha256"))
+        | set(IssuedDocument.objects.values_list("blob", "sha256"))
+        | set(ProofFile.objects.values_list("path", "sha256"))
+    )
 
 
 def _pg_tool(name: str) -> str:

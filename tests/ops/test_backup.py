@@ -17,7 +17,9 @@ from django.core.management import call_command
 from django.db import connection
 
 from dogcase.cases.models import Event, StoredFile
+from dogcase.documents.models import IssuedDocument
 from dogcase.ops.backup import BackupRefused, backup, table_counts, verify_restored
+from dogcase.proofs.models import ProofFile
 from tests.staff.conftest import client_for
 from tests.staff.test_files import PDF, upload
 from tests.staff.test_intake import PNG
@@ -122,7 +124,14 @@ def test_a_backup_restores_into_a_fresh_database_and_folder_with_equal_rows_file
     assert inside and all(p.stat().st_mode & 0o077 == 0 for p in inside)
     assert manifest["problems"] == []
     assert manifest["tables"] == live_counts
-    assert len(manifest["files"]) == 2
+    # every file a record keeps: the two evidence files, the documents the demo issued, the proof it sent
+    kept = (
+        {(f.path, f.sha256) for f in StoredFile.objects.all()}
+        | {(d.blob, d.sha256) for d in IssuedDocument.objects.all()}
+        | {(f.path, f.sha256) for f in ProofFile.objects.all()}
+    )
+    assert IssuedDocument.objects.count() >= 10 and ProofFile.objects.exists()
+    assert {(f["name"], f["sha256"]) for f in manifest["files"]} == kept
 
     restored = run_dogcase("restore", str(tmp_path / "backup"), env=env)
     assert restored.returncode == 0, restored.stderr + restored.stdout
@@ -133,9 +142,9 @@ def test_a_backup_restores_into_a_fresh_database_and_folder_with_equal_rows_file
     # Checked again here, without the restore's word for it.
     assert restored_counts() == live_counts
     fresh_media = Path(env["DOGCASE_MEDIA_DIR"])
-    for stored in StoredFile.objects.all():
-        assert sha256(fresh_media / stored.path) == stored.sha256
-        assert sha256(tmp_path / "media" / stored.path) == stored.sha256
+    for name, recorded in kept:
+        assert sha256(fresh_media / name) == recorded
+        assert sha256(tmp_path / "media" / name) == recorded
     verified = run_dogcase("audit", "verify", env=env)
     assert verified.returncode == 0, verified.stdout
     assert json.loads(verified.stdout)["ok"] is True
