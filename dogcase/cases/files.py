@@ -12,6 +12,7 @@ import hashlib
 from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import storages
+from django.utils.translation import gettext
 
 # What a city accepts as evidence or proof, recognised by the first bytes of the file.
 SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
@@ -45,15 +46,24 @@ def read_upload(upload, field: str) -> tuple[bytes, str, str]:
     """The bytes, content type and extension of an upload, or UploadRejected naming the field."""
     limit = settings.DOGCASE_MAX_UPLOAD_BYTES
     if upload.size is not None and upload.size > limit:
-        raise UploadRejected(field, f"the file is larger than {limit // (1024 * 1024)} MB")
+        raise UploadRejected(
+            field, gettext("the file is larger than %(size)s MB") % {"size": limit // (1024 * 1024)}
+        )
     data = b"".join(upload.chunks())
     if len(data) > limit:
-        raise UploadRejected(field, f"the file is larger than {limit // (1024 * 1024)} MB")
+        raise UploadRejected(
+            field, gettext("the file is larger than %(size)s MB") % {"size": limit // (1024 * 1024)}
+        )
     if not data:
-        raise UploadRejected(field, "the file is empty")
+        raise UploadRejected(field, gettext("the file is empty"))
     kind = sniff(data[:16])
     if kind is None:
-        raise UploadRejected(field, f"only {ACCEPTED} files are accepted (this file is none of them)")
+        # in the language of the page that sent it (an owner's portal page may be Spanish; staff pages English)
+        raise UploadRejected(
+            field,
+            gettext("only %(accepted)s files are accepted (this file is none of them)")
+            % {"accepted": gettext(ACCEPTED)},
+        )
     return data, kind[0], kind[1]
 
 

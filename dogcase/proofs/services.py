@@ -11,7 +11,10 @@ from decimal import Decimal, InvalidOperation
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext_lazy as _
 
 from dogcase.cases import files as file_store
 from dogcase.cases.access import require_city, staff_roles
@@ -63,28 +66,49 @@ def current_owner(case: Case, person: Person, day: dt.date) -> bool:
 # ----------------------------------------------------------------------------------------------- checking
 
 
+# The words of the form's problems are the owner's language when the portal shows them (the portal reads a
+# page in the owner's language), English on the staff pages.
+
+
+def _required(label) -> str:
+    return gettext("%(what)s is required.") % {"what": label} if label else gettext("This is required.")
+
+
 def _text(data, name, errors, *, required=True, label="") -> str:
     value = (
         " ".join(str(data.get(name) or "").split()) if name != "note" else str(data.get(name) or "").strip()
     )
     if required and not value:
-        errors[name] = f"{label or 'This'} is required."
+        errors[name] = _required(label)
     elif len(value) > TEXT_LIMITS.get(name, 200):
-        errors[name] = f"Keep it to {TEXT_LIMITS[name]:,} characters (this is {len(value):,})."
+        errors[name] = gettext("Keep it to %(limit)s characters (this is %(length)s).") % {
+            "limit": f"{TEXT_LIMITS[name]:,}",
+            "length": f"{len(value):,}",
+        }
     return value
 
 
 def _date(data, name, errors, *, label) -> dt.date | None:
     raw = str(data.get(name) or "").strip()
     if not raw:
-        errors[name] = f"{label} is required."
+        errors[name] = _required(label)
         return None
     try:
         return dt.date.fromisoformat(raw)
     except ValueError:
-        missing = clock.missing_day(raw)
-        errors[name] = f"{missing[:1].upper()}{missing[1:]}." if missing else "Write the date as YYYY-MM-DD."
+        missing = clock.missing_day(raw)  # the engine's words ("February 2026 has no day 30"), in English
+        if missing and translation.get_language() in (None, "en", "en-us"):
+            errors[name] = f"{missing[:1].upper()}{missing[1:]}."
+        elif missing:
+            errors[name] = gettext("There is no such day in the calendar: %(date)s.") % {"date": raw}
+        else:
+            errors[name] = gettext("Write the date as YYYY-MM-DD.")
         return None
+
+
+def _day(value: dt.date) -> str:
+    # Translators: a date in a message about a proof; Django date format characters (j day, F month, Y year)
+    return date_format(value, pgettext("proof date", "F j, Y"))
 
 
 def _money(value: Decimal) -> str:
@@ -98,19 +122,18 @@ def in_force_problem(cond: law.Condition, proof_like, day: dt.date) -> dict[str,
         return errors
     amount = proof_like.amount_usd
     if cond.min_amount is not None and amount is not None and amount < cond.min_amount:
-        errors["amount_usd"] = (
-            f"The law requires at least {_money(cond.min_amount)} ({cond.amount_citation}); "
-            f"this policy is for {_money(amount)}."
-        )
+        errors["amount_usd"] = gettext(
+            "The law requires at least %(minimum)s (%(citation)s); this policy is for %(amount)s."
+        ) % {"minimum": _money(cond.min_amount), "citation": cond.amount_citation, "amount": _money(amount)}
     starts, ends = proof_like.starts_on, proof_like.ends_on
     if starts and starts > day:
-        errors["starts_on"] = (
-            f"The policy must be in force on the day it is reviewed ({day:%B %-d, %Y}); it starts on {starts:%B %-d, %Y}."
-        )
+        errors["starts_on"] = gettext(
+            "The policy must be in force on the day it is reviewed (%(day)s); it starts on %(start)s."
+        ) % {"day": _day(day), "start": _day(starts)}
     if ends and ends < day:
-        errors["ends_on"] = (
-            f"The policy must be in force on the day it is reviewed ({day:%B %-d, %Y}); it ended on {ends:%B %-d, %Y}."
-        )
+        errors["ends_on"] = gettext(
+            "The policy must be in force on the day it is reviewed (%(day)s); it ended on %(end)s."
+        ) % {"day": _day(day), "end": _day(ends)}
     return errors
 
 
@@ -121,16 +144,20 @@ def clean(cond: law.Condition, data: Mapping[str, str], uploads: Sequence, day: 
     out: dict = {"note": _text(data, "note", errors, required=False)}
     if cond.kind == "coverage":
         form = str(data.get("coverage_form") or "")
-        allowed = [label.lower() for value, label in ProofSubmission.Form.choices if value in cond.forms]
+        allowed = [
+            gettext(label).lower() for value, label in ProofSubmission.Form.choices if value in cond.forms
+        ]
+        either = gettext(" or ").join(allowed)
         if form in ProofSubmission.Form.values and form not in cond.forms:
-            errors["coverage_form"] = (
-                f"The law allows only {' or '.join(allowed)} here ({cond.forms_citation})."
-            )
+            errors["coverage_form"] = gettext("The law allows only %(forms)s here (%(citation)s).") % {
+                "forms": either,
+                "citation": cond.forms_citation,
+            }
         elif form not in cond.forms:
-            errors["coverage_form"] = f"Choose {' or '.join(allowed)}."
+            errors["coverage_form"] = gettext("Choose %(forms)s.") % {"forms": either}
         out["coverage_form"] = form
-        out["issuer"] = _text(data, "issuer", errors, label="The insurer's or surety's name")
-        out["policy_number"] = _text(data, "policy_number", errors, label="The policy or bond number")
+        out["issuer"] = _text(data, "issuer", errors, label=_("The insurer's or surety's name"))
+        out["policy_number"] = _text(data, "policy_number", errors, label=_("The policy or bond number"))
         raw = str(data.get("amount_usd") or "").replace(",", "").replace("$", "").strip()
         try:
             amount = Decimal(raw)
@@ -139,62 +166,77 @@ def clean(cond: law.Condition, data: Mapping[str, str], uploads: Sequence, day: 
             out["amount_usd"] = amount.quantize(Decimal("0.01"))
         except InvalidOperation:
             errors["amount_usd"] = (
-                "Give the amount in dollars, e.g. 300000." if raw else "The amount is required."
+                gettext("Give the amount in dollars, e.g. 300000.")
+                if raw
+                else gettext("The amount is required.")
             )
             out["amount_usd"] = None
-        out["starts_on"] = _date(data, "starts_on", errors, label="The first day of the policy")
-        out["ends_on"] = _date(data, "ends_on", errors, label="The last day of the policy")
+        out["starts_on"] = _date(data, "starts_on", errors, label=_("The first day of the policy"))
+        out["ends_on"] = _date(data, "ends_on", errors, label=_("The last day of the policy"))
         if out["starts_on"] and out["ends_on"] and out["ends_on"] < out["starts_on"]:
-            errors["ends_on"] = "The last day cannot be before the first day."
+            errors["ends_on"] = gettext("The last day cannot be before the first day.")
         if out["amount_usd"] is not None and "amount_usd" not in errors:
             probe = ProofSubmission(amount_usd=out["amount_usd"])
             errors.update(in_force_problem(cond, probe, day))
         if out["ends_on"] and out["ends_on"] < day and "ends_on" not in errors:
-            errors["ends_on"] = (
-                f"The policy ended on {out['ends_on']:%B %-d, %Y}; send a policy that is in force."
-            )
+            errors["ends_on"] = gettext("The policy ended on %(end)s; send a policy that is in force.") % {
+                "end": _day(out["ends_on"])
+            }
         if not uploads:
-            errors["files"] = "Attach the certificate of insurance or the bond (PDF or photo)."
+            errors["files"] = gettext("Attach the certificate of insurance or the bond (PDF or photo).")
     elif cond.kind == "microchip":
         raw = re.sub(r"[\s-]", "", str(data.get("microchip_number") or ""))
         if not raw:
-            errors["microchip_number"] = "The microchip number is required."
+            errors["microchip_number"] = gettext("The microchip number is required.")
         elif not MICROCHIP.match(raw):
             errors["microchip_number"] = (
-                "A microchip number has 9, 10 or 15 digits and nothing else "
-                f"(this has {len(raw)} character{'s' if len(raw) != 1 else ''})."
+                gettext(
+                    "A microchip number has 9, 10 or 15 digits and nothing else (this has one character)."
+                )
+                if len(raw) == 1
+                else gettext(
+                    "A microchip number has 9, 10 or 15 digits and nothing else (this has %(count)s characters)."
+                )
+                % {"count": len(raw)}
             )
         out["microchip_number"] = raw[:15]
         out["microchip_manufacturer"] = _text(
-            data, "microchip_manufacturer", errors, label="The microchip manufacturer's name"
+            data, "microchip_manufacturer", errors, label=_("The microchip manufacturer's name")
         )
     elif cond.kind == "sterilization":
-        out["sterilized_on"] = _date(data, "sterilized_on", errors, label="The date of the procedure")
+        out["sterilized_on"] = _date(data, "sterilized_on", errors, label=_("The date of the procedure"))
         if out["sterilized_on"] and out["sterilized_on"] > day:
-            errors["sterilized_on"] = "The date of the procedure cannot be in the future."
-        out["veterinarian_name"] = _text(data, "veterinarian_name", errors, label="The veterinarian's name")
+            errors["sterilized_on"] = gettext("The date of the procedure cannot be in the future.")
+        out["veterinarian_name"] = _text(
+            data, "veterinarian_name", errors, label=_("The veterinarian's name")
+        )
         out["veterinarian_address"] = _text(
-            data, "veterinarian_address", errors, label="The veterinarian's address"
+            data, "veterinarian_address", errors, label=_("The veterinarian's address")
         )
         out["veterinarian_phone"] = _text(
-            data, "veterinarian_phone", errors, label="The veterinarian's telephone"
+            data, "veterinarian_phone", errors, label=_("The veterinarian's telephone")
         )
         if out["veterinarian_phone"] and sum(ch.isdigit() for ch in out["veterinarian_phone"]) < 7:
-            errors["veterinarian_phone"] = "Give the telephone number with its digits, e.g. 218-555-0100."
+            errors["veterinarian_phone"] = gettext(
+                "Give the telephone number with its digits, e.g. 218-555-0100."
+            )
     elif cond.kind == "photos":
         if not uploads:
-            errors["files"] = "Attach at least one photograph."
+            errors["files"] = gettext("Attach at least one photograph.")
     elif not uploads:
-        errors["files"] = "Attach the document (PDF or photo)."
+        errors["files"] = gettext("Attach the document (PDF or photo).")
     if len(uploads) > MAX_FILES:
-        errors["files"] = f"Attach at most {MAX_FILES} files (you chose {len(uploads)})."
+        errors["files"] = gettext("Attach at most %(limit)s files (you chose %(count)s).") % {
+            "limit": MAX_FILES,
+            "count": len(uploads),
+        }
     read = []
     if "files" not in errors:
         for upload in uploads:
             try:
                 read.append((upload, *file_store.read_upload(upload, "files")))
             except file_store.UploadRejected as exc:
-                errors["files"] = f"{getattr(upload, 'name', 'The file')}: {exc.rule}."
+                errors["files"] = f"{getattr(upload, 'name', None) or gettext('The file')}: {exc.rule}."
                 break
     if errors:
         raise ProofInvalid(errors)
@@ -230,7 +272,7 @@ def submit(
             raise PermissionDenied("Your role may not record proof.")
     cond = law.condition(case, condition_id, at)
     if cond is None:
-        raise ProofInvalid({"condition": "The law asks for no such proof in this case."})
+        raise ProofInvalid({"condition": gettext("The law asks for no such proof in this case.")})
     cleaned = clean(cond, data, list(uploads), day)
     stored = cleaned.pop("_files")
     with transaction.atomic():

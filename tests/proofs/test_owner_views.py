@@ -124,3 +124,58 @@ def test_the_owner_pages_speak_spanish_when_the_owner_chose_it(dangerous_case, r
     assert "Monto de la cobertura, en dólares" in form and "Seguro de responsabilidad civil" in form
     assert "La ley exige una cobertura de al menos $300" in form  # 300 000, as Spanish writes it
     assert "Una fianza o un seguro de responsabilidad civil de al menos $300,000" in form
+
+
+def test_a_spanish_owner_is_told_what_is_wrong_in_spanish(dangerous_case, rf):
+    """The problems of the form, not only its labels, are in the owner's language; the citation stays."""
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.utils import translation
+
+    from dogcase.proofs import owner_views
+
+    case = dangerous_case()
+    owner = owner_of(case)
+
+    def post(condition, data, files=()):
+        request = rf.post(f"/owner/cases/{case.number}/proof/{condition}/", {**data, "files": list(files)})
+        SessionMiddleware(lambda r: None).process_request(request)
+        request._dont_enforce_csrf_checks = True
+        with translation.override("es"):
+            response = owner_views.proof_upload(request, case, owner, condition)
+        assert response.status_code == 400
+        return response.content.decode()
+
+    coverage = post("liability_coverage", coverage_data(amount_usd="100000", issuer="", ends_on="2020-02-30"))
+    assert "La ley exige al menos $300,000 (Minn. Stat. § 347.51, subd. 2" in coverage
+    assert "esta póliza es de $100,000." in coverage
+    assert "Falta el nombre de la aseguradora o de la fiadora." in coverage
+    assert "Ese día no existe en el calendario: 2020-02-30." in coverage
+    assert "Adjunte el certificado del seguro o la fianza (PDF o foto)." in coverage
+    assert "is required" not in coverage and "The law requires" not in coverage
+
+    chip = post("microchip_for_certificate", {"microchip_number": "12345", "microchip_manufacturer": ""})
+    assert "Un número de microchip tiene 9, 10 o 15 dígitos y nada más (este tiene 5 caracteres)." in chip
+    assert "Falta el nombre del fabricante del microchip." in chip
+
+    text = SimpleUploadedFile("notes.txt", b"just words", content_type="text/plain")
+    files = post("liability_coverage", coverage_data(), files=[text])
+    assert (
+        "notes.txt: solo se aceptan archivos PDF, JPEG, PNG, GIF o WebP (este no es ninguno de ellos)."
+        in files
+    )
+    assert not ProofSubmission.objects.filter(case=case).exists()
+
+
+def test_staff_and_english_owners_keep_the_english_words(dangerous_case):
+    case = dangerous_case()
+    with pytest.raises(services.ProofInvalid) as caught:
+        services.clean(
+            services.law.condition(case, "liability_coverage"),
+            coverage_data(amount_usd="100000", issuer=""),
+            [],
+            case.opened_at.date(),
+        )
+    errors = caught.value.errors
+    assert errors["issuer"] == "The insurer's or surety's name is required."
+    assert errors["amount_usd"].startswith("The law requires at least $300,000 (")
