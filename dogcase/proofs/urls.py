@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:pk>/accept", views.accept, name="accept"),
     path("<int:pk>/reject", views.reject, name="reject"),
     path("<int:pk>/files/<int:file_pk>", views.download, name="file"),
+    path("cases/<str:number>/<str:condition>/record", views.record, name="record"),
 ]

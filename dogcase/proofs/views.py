@@ -1,5 +1,7 @@
 """Staff review of proof: the queue of proofs waiting (the user's cities, oldest first), a proof's page with
-its files, and the accept / reject forms — for the animal control officer and the city clerk only."""
+its files, and the accept / reject forms; and the form to record proof the owner brought or mailed on paper
+(the same fields and checks as the owner's own form) — for the animal control officer and the city clerk
+only."""
 
 from __future__ import annotations
 
@@ -9,16 +11,25 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from dogcase.cases.access import cities_of
+from dogcase.cases.models import Case
 from dogcase.proofs import conditions as law
 from dogcase.proofs import services
 from dogcase.proofs.models import ProofFile, ProofSubmission
-from dogcase.staff.guards import staff_required
+from dogcase.proofs.owner_views import FIELDS
+from dogcase.staff.guards import in_cities, staff_required
 from dogcase.staff.views.common import stored_response
 
 PAGE_SIZE = 25
+# the note of a proof entered by staff: how the paper came in
+STAFF_NOTE = (
+    "note",
+    "How it was received (optional)",
+    "textarea",
+    "For example: mailed by the owner, received Nov. 28.",
+)
 
 
 def waiting(user):
@@ -127,3 +138,53 @@ def download(request, pk: int, file_pk: int):
     except ProofFile.DoesNotExist:
         raise Http404("No such file.") from None
     return stored_response(stored.path, content_type=stored.content_type, filename=stored.original_name)
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def record(request, number: str, condition: str):
+    """Proof received on paper, entered by the officer or clerk for the owner: recorded as sent by them (the
+    audit event names them), then reviewed as any proof. The files are scans or photos of the paper."""
+    case = in_cities(Case.objects.select_related("dog"), request.user, number=number)  # 404 elsewhere
+    if not services.may_review(request.user):
+        raise PermissionDenied("Only the animal control officer or the city clerk records proof.")
+    cond = law.condition(case, condition)
+    if cond is None:
+        raise Http404("The law asks for no such proof in this case.")
+    kinds = FIELDS.get(cond.kind, FIELDS["document"])
+    values: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    status = 200
+    if request.method == "POST":
+        values = {n: (request.POST.get(n) or "") for n, *_ in [*kinds, STAFF_NOTE] if n != "files"}
+        try:
+            proof = services.submit(
+                case, cond.id, data=values, uploads=request.FILES.getlist("files"), actor=request.user
+            )
+        except services.ProofInvalid as exc:
+            errors, status = exc.errors, 400
+        else:
+            messages.success(request, f"Proof recorded: {cond.label}. Review it below.")
+            return redirect("proofs:detail", proof.pk)
+    fields = [
+        {
+            "name": name,
+            "id": f"f-{name}",
+            "label": label,
+            "type": kind,
+            "help": help_text,
+            "value": values.get(name, ""),
+            "error": errors.get(name, ""),
+        }
+        for name, label, kind, help_text in [*kinds, STAFF_NOTE]
+    ]
+    context = {
+        "case": case,
+        "condition": cond,
+        "fields": fields,
+        "errors": errors,
+        "other_errors": {k: v for k, v in errors.items() if k not in {f["name"] for f in fields}},
+        "coverage_forms": [(v, label) for v, label in ProofSubmission.Form.choices if v in cond.forms],
+        "files_lost": bool(errors) and bool(request.FILES),
+    }
+    return render(request, "proofs/record.html", context, status=status)

@@ -162,3 +162,57 @@ def test_the_certificate_form_ticks_the_accepted_proof_and_shows_the_others(dang
         "liability_coverage",
         "microchip_for_certificate",
     }
+
+
+def test_proof_received_on_paper_is_recorded_by_the_clerk_then_reviewed(
+    dangerous_case, officer, make_staff_user
+):
+    from tests.proofs.helpers import coverage_data, pdf
+
+    case = dangerous_case()
+    client = client_for(officer)
+    panel = client.get(f"/cases/{case.number}").content.decode()
+    url = f"/staff/proofs/cases/{case.number}/liability_coverage/record"
+    assert f'href="{url}"' in panel and "Record proof received on paper" in panel
+
+    form = client.get(url)
+    assert form.status_code == 200
+    html = form.content.decode()
+    assert "Record proof received on paper: " in html and "Minn. Stat. § 347.51, subd. 2" in html
+
+    # a problem names the field and keeps what was typed; nothing is recorded
+    bad = client.post(url, coverage_data(amount_usd="100000", issuer="Lakes Insurance Co"))
+    assert bad.status_code == 400
+    assert "The law requires at least $300,000" in bad.content.decode()
+    assert 'value="Lakes Insurance Co"' in bad.content.decode()
+    assert not ProofSubmission.objects.filter(case=case).exists()
+
+    done = client.post(url, {**coverage_data(note="Mailed by the owner"), "files": [pdf("scan.pdf")]})
+    proof = ProofSubmission.objects.get(case=case)
+    assert done.status_code == 302 and done["Location"] == f"/staff/proofs/{proof.pk}/"
+    assert proof.submitted_by == officer and proof.submitted_by_person is None
+    assert proof.status == ProofSubmission.Status.SUBMITTED and proof.note == "Mailed by the owner"
+    assert proof.submitted_event.actor_id == officer.pk and proof.files.get().original_name == "scan.pdf"
+    assert client.post(f"/staff/proofs/{proof.pk}/accept").status_code == 302
+    proof.refresh_from_db()
+    assert proof.status == ProofSubmission.Status.ACCEPTED
+
+
+def test_only_reviewers_of_the_city_record_proof_on_paper(dangerous_case, make_staff_user):
+    from tests.proofs.helpers import coverage_data
+
+    case = dangerous_case()
+    url = f"/staff/proofs/cases/{case.number}/liability_coverage/record"
+    police = make_staff_user("police_officer", username="police-paper")
+    assert client_for(police).get(url).status_code == 403
+    assert client_for(police).post(url, coverage_data()).status_code == 403
+    elsewhere = make_staff_user("city_clerk", username="bl-clerk-paper", cities=("battle-lake-mn",))
+    other_city = case.jurisdiction != "battle-lake-mn"
+    assert client_for(elsewhere).get(url).status_code == (404 if other_city else 200)
+    clerk = make_staff_user("city_clerk", username="clerk-paper", cities=(case.jurisdiction,))
+    assert (
+        client_for(clerk).get(f"/staff/proofs/cases/{case.number}/no_such_condition/record").status_code
+        == 404
+    )
+    assert Client().get(url).status_code == 302  # to the login
+    assert not ProofSubmission.objects.filter(case=case).exists()
