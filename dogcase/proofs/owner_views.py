@@ -64,6 +64,22 @@ STATUS_WORDS = {
 }
 
 
+def form_fields(specs, values: dict[str, str], errors: dict[str, str]) -> list[dict]:
+    """The fields of a proof form (owner's or staff's) with what was typed and each field's problem."""
+    return [
+        {
+            "name": name,
+            "id": f"f-{name}",
+            "label": label,
+            "type": kind,
+            "help": help_text,
+            "value": values.get(name, ""),
+            "error": errors.get(name, ""),
+        }
+        for name, label, kind, help_text in specs
+    ]
+
+
 def _owned(case, person) -> None:
     if not services.current_owner(case, person, timezone.localdate()):
         raise Http404("No such case.")
@@ -104,18 +120,7 @@ def proof_upload(request, case, person, condition):
             raise Http404("No such case.") from None
         else:
             return HttpResponseRedirect(reverse("owners:proofs", args=[case.number]) + "?sent=1")
-    fields = [
-        {
-            "name": name,
-            "id": f"f-{name}",
-            "label": label,
-            "type": kind,
-            "help": help_text,
-            "value": values.get(name, ""),
-            "error": errors.get(name, ""),
-        }
-        for name, label, kind, help_text in [*FIELDS.get(cond.kind, FIELDS["document"]), NOTE]
-    ]
+    fields = form_fields([*FIELDS.get(cond.kind, FIELDS["document"]), NOTE], values, errors)
     context = {
         "case": case,
         "person": person,

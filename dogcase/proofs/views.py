@@ -18,7 +18,7 @@ from dogcase.cases.models import Case
 from dogcase.proofs import conditions as law
 from dogcase.proofs import services
 from dogcase.proofs.models import ProofFile, ProofSubmission
-from dogcase.proofs.owner_views import FIELDS
+from dogcase.proofs.owner_views import FIELDS, form_fields
 from dogcase.staff.guards import in_cities, staff_required
 from dogcase.staff.views.common import stored_response
 
@@ -166,18 +166,7 @@ def record(request, number: str, condition: str):
         else:
             messages.success(request, f"Proof recorded: {cond.label}. Review it below.")
             return redirect("proofs:detail", proof.pk)
-    fields = [
-        {
-            "name": name,
-            "id": f"f-{name}",
-            "label": label,
-            "type": kind,
-            "help": help_text,
-            "value": values.get(name, ""),
-            "error": errors.get(name, ""),
-        }
-        for name, label, kind, help_text in [*kinds, STAFF_NOTE]
-    ]
+    fields = form_fields([*kinds, STAFF_NOTE], values, errors)
     context = {
         "case": case,
         "condition": cond,
