@@ -36,6 +36,24 @@ def case_owners(case: Case) -> list[Person]:
     )
 
 
+def owners_by_dog(dog_ids, today) -> dict[int, list[Person]]:
+    """case_owners() of many dogs in one query: dog id -> its current owners, in id order."""
+    from dogcase.cases.models import Ownership
+
+    out: dict[int, list[Person]] = {}
+    rows = (
+        Ownership.objects.filter(dog_id__in=sorted(dog_ids))
+        .filter(Q(until__isnull=True) | Q(until__gte=today))
+        .select_related("person")
+        .order_by("dog_id", "person_id")
+    )
+    for row in rows:
+        owners = out.setdefault(row.dog_id, [])
+        if all(p.pk != row.person_id for p in owners):
+            owners.append(row.person)
+    return out
+
+
 def case_staff(case: Case, roles: str = "") -> list:
     """The active staff of the case's city; only those with one of `roles` (",role,role,") when given."""
     wanted = {r for r in roles.split(",") if r}
@@ -54,31 +72,42 @@ def case_staff(case: Case, roles: str = "") -> list:
     return out
 
 
-def notify(case: Case, kind: str, *, to: str, context: dict[str, Any], key: str) -> list[Message]:
+def recipients_of(case: Case, *, to: str, context: dict[str, Any], key: str, people=None) -> list[tuple]:
+    """(key of the message, recipient field, name, address, language) for each person told; `people`: the
+    owners or staff already read by the caller (the reminders read them for many cases at once)."""
+    if to == "owners":
+        return [
+            (f"{key}:person:{p.pk}", {"person": p}, p.full_name, p.email, p.preferred_language)
+            for p in (case_owners(case) if people is None else people)
+        ]
+    if people is None:
+        people = (
+            list(get_user_model().objects.filter(pk=context["staff_user"], is_active=True))
+            if context.get("staff_user")
+            else case_staff(case, context.get("staff_roles", ""))
+        )
+    return [
+        (f"{key}:user:{u.pk}", {"user": u}, u.get_full_name() or u.get_username(), u.email, "en")
+        for u in people
+    ]
+
+
+def notify(
+    case: Case, kind: str, *, to: str, context: dict[str, Any], key: str, people=None, existing=None
+) -> list[Message]:
     """The messages of `kind` about `case` to its owners or its staff, each stored on the case; those with an
     address are sent by a background job once the caller's transaction commits, those without are recorded as
-    not sent ("no e-mail address") for the case page to show. The same `key` gives the same rows."""
+    not sent ("no e-mail address") for the case page to show. The same `key` gives the same rows.
+    `people` and `existing` (stored key -> Message) spare the queries a caller made already."""
     if kind not in KINDS:
         raise ValueError(f"unknown message kind {kind!r}")
     if to not in ("owners", "staff"):
         raise ValueError('to must be "owners" or "staff"')
     now = timezone.now()
-    if to == "owners":
-        recipients = [
-            (f"{key}:person:{p.pk}", {"person": p}, p.full_name, p.email, p.preferred_language)
-            for p in case_owners(case)
-        ]
-    else:
-        recipients = [
-            (f"{key}:user:{u.pk}", {"user": u}, u.get_full_name() or u.get_username(), u.email, "en")
-            for u in (
-                list(get_user_model().objects.filter(pk=context["staff_user"], is_active=True))
-                if context.get("staff_user")
-                else case_staff(case, context.get("staff_roles", ""))
-            )
-        ]
+    recipients = recipients_of(case, to=to, context=context, key=key, people=people)
     keys = {message_key(k): k for k, *_ in recipients}
-    existing = {m.key: m for m in Message.objects.filter(key__in=list(keys))}
+    if existing is None or not set(keys) <= set(existing):
+        existing = {m.key: m for m in Message.objects.filter(key__in=list(keys))}
     out: list[Message] = []
     for long_key, who, name, address, language in recipients:
         stored = message_key(long_key)

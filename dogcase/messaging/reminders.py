@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from dogcase.cases.models import Case, Obligation
 from dogcase.law import library
-from dogcase.messaging.outbox import notify
+from dogcase.messaging.models import Message
+from dogcase.messaging.outbox import case_staff, message_key, notify, owners_by_dog, recipients_of
 
 AHEAD_DAYS = (7, 2)
 # a deadline missed is told once, on the first sweep after it passed; looking back a few days covers a
@@ -74,24 +75,52 @@ def reminder_rows(today: dt.date):
 
 
 def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
-    """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts."""
+    """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts.
+
+    The owners of all the day's cases are read in one query, each city's staff once per set of roles, and the
+    messages already stored in one query per 500 keys: a second sweep the same day, which has nothing new to
+    send, costs a few queries whatever the number of deadlines."""
     at = at or timezone.now()
     today = timezone.localdate(at)
     ahead, missed = reminder_rows(today)
-    counts = {"deadline_soon": 0, "deadline_missed": 0}
+    items = []  # (obligation, kind, to, key, context)
     for ob in ahead:
         days = (ob.due_date - today).days
         to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
         key = f"reminder:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}:{days}"
-        counts["deadline_soon"] += len(
-            notify(ob.case, "deadline_soon", to=to, context=_context(ob, days=days), key=key)
-        )
+        items.append((ob, "deadline_soon", to, key, {"days": days}))
     for ob in missed:
         to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
         if to == "staff" and ob.status == "lapsed":
             continue
         key = f"missed:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}"
-        counts["deadline_missed"] += len(
-            notify(ob.case, "deadline_missed", to=to, context=_context(ob), key=key)
+        items.append((ob, "deadline_missed", to, key, {}))
+
+    owners = owners_by_dog({ob.case.dog_id for ob, _, to, _, _ in items if to == "owners"}, today)
+    staff: dict[tuple[str, str], list] = {}
+    people = []
+    for ob, _, to, _, _ in items:
+        if to == "owners":
+            people.append(owners.get(ob.case.dog_id, []))
+        else:
+            at_city = (ob.jurisdiction, ob.staff_roles)
+            if at_city not in staff:
+                staff[at_city] = case_staff(ob.case, ob.staff_roles)
+            people.append(staff[at_city])
+    wanted = {
+        message_key(k)
+        for (ob, _, to, key, _), who in zip(items, people, strict=True)
+        for k, *_ in recipients_of(ob.case, to=to, context={}, key=key, people=who)
+    }
+    existing: dict[str, Message] = {}
+    ordered = sorted(wanted)
+    for start in range(0, len(ordered), 500):
+        existing.update((m.key, m) for m in Message.objects.filter(key__in=ordered[start : start + 500]))
+
+    counts = {"deadline_soon": 0, "deadline_missed": 0}
+    for (ob, kind, to, key, extra), who in zip(items, people, strict=True):
+        context = _context(ob, **extra)
+        counts[kind] += len(
+            notify(ob.case, kind, to=to, context=context, key=key, people=who, existing=existing)
         )
     return counts

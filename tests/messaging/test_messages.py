@@ -432,3 +432,25 @@ def test_a_message_whose_worker_stopped_while_sending_is_not_sent_again_but_serv
     assert message.status == "failed" and "may not have been delivered" in message.status_reason
     assert Task.objects.filter(key=f"message:{message.pk}:paper", case=c.case).exists()
     assert fail_stuck() == 0
+
+
+def test_a_second_run_the_same_day_sends_nothing_again_in_a_few_queries_whatever_the_deadlines(make_case):
+    """The sweep may run every hour: once the day's reminders are queued, running them again reads the day's
+    deadlines, their owners and the messages already stored, a fixed number of queries, and writes nothing."""
+    cases = [served_case(make_case, email="olive@example.org")]
+    when = seven_days_before(hearing_obligation(cases[0]))
+
+    def again() -> int:
+        Message.objects.all().delete()
+        first = send_reminders(when)
+        assert first["deadline_soon"] == len(cases)  # one owner each, told of the same day's deadline
+        stored = Message.objects.count()
+        with CaptureQueriesContext(connection) as ctx:
+            assert send_reminders(when) == first
+        assert Message.objects.count() == stored
+        return len(ctx.captured_queries)
+
+    one = again()
+    cases += [served_case(make_case, email=f"owner{i}@example.org") for i in range(4)]
+    assert {hearing_obligation(c).due_date for c in cases} == {hearing_obligation(cases[0]).due_date}
+    assert again() == one <= 6
