@@ -484,16 +484,17 @@ def search(user, query: str) -> SearchResults:
     )
     prefetch_related_objects(results.dogs, _owners_prefetch())
     dogs_named = Dog.objects.filter(match(Dog, ("name", "microchip_number", "licence_number")))
-    results.cases = list(
-        Case.objects.filter(jurisdiction__in=cities)
-        .filter(
-            match(Case)
-            | Q(dog__in=dogs_named)
-            | Q(dog__in=owners_named)
-            | Q(incident__in=Incident.objects.filter(match(Incident, ("number",))))
-        )
-        .select_related("dog")
-        .order_by("-opened_at", "-id")[:SEARCH_LIMIT]
+    # each way a case is found read on its own, through its index (a case by its dog's id, by its incident's),
+    # the newest first: one condition OR-ing them made the database walk every case in date order
+    cases = Case.objects.filter(jurisdiction__in=cities).select_related("dog").order_by("-opened_at", "-id")
+    results.cases = _first(
+        [
+            cases.filter(match(Case)),
+            cases.filter(dog__in=dogs_named),
+            cases.filter(dog__in=owners_named),
+            cases.filter(incident__in=Incident.objects.filter(match(Incident, ("number",)))),
+        ],
+        key=lambda c: (-c.opened_at.timestamp(), -c.pk),
     )
     incidents = Incident.objects.filter(jurisdiction__in=cities).order_by("-occurred_at", "-id")
     results.incidents = _first(

@@ -62,11 +62,11 @@ def matches(
             f"LIMIT {int(limit)}"
         )
         return Q(pk__in=RawSQL(sql, [columns + phrase, *cities]))  # noqa: S611
-    if len(fields) > 1 and set(fields) == set(SEARCHED[table]):
+    if (table, tuple(fields)) in COMBINED:
         # the fields joined, as the index of migration cases/0013 joins them: a text with the separator in it (never
         # typed) cannot match across two fields; LIKE's own characters in the text are matched as typed
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        sql = f"{all_fields_expression(table)} LIKE UPPER(%s)"
+        sql = f"{all_fields_expression(table, tuple(fields))} LIKE UPPER(%s)"
         q = Q(RawSQL(sql, [pattern], output_field=BooleanField()))  # noqa: S611 - our names, text a parameter
     else:
         q = Q(pk__in=[])
@@ -115,6 +115,16 @@ def postgres_create(table: str, fields: tuple[str, ...]) -> list[str]:
 def postgres_drop(table: str, fields: tuple[str, ...]) -> list[str]:
     return [f"DROP INDEX IF EXISTS {table}_{f}_trgm" for f in fields]
 
+
+# The searches of several fields at once, each served by one trigram index on those fields joined (migration
+# cases/0013, which repeats this list): every field of a table, and a dog's names and numbers (the cases of a
+# dog, which its breed must not find).
+COMBINED = {
+    ("cases_dog", SEARCHED["cases_dog"]): "cases_dog_search_trgm",
+    ("cases_dog", ("name", "microchip_number", "licence_number")): "cases_dog_ident_trgm",
+    ("cases_person", SEARCHED["cases_person"]): "cases_person_search_trgm",
+    ("cases_incident", SEARCHED["cases_incident"]): "cases_incident_search_trgm",
+}
 
 SEPARATOR = "chr(31)"  # the unit separator: whitespace is collapsed in a search text, and it is no letter
 

@@ -104,16 +104,17 @@ def test_postgresql_searches_every_field_of_a_table_through_one_index(officer):
     from dogcase.staff import search_index
 
     record_bite(officer, dog_name="Juniper", owner_name="Ann Jensen")
-    for model in (Person, Dog, Incident):
-        table = model._meta.db_table
-        condition = f"{search_index.all_fields_expression(table)} LIKE UPPER(%s)"
-        qs = model.objects.filter(RawSQL(condition, ["%jensen%"], output_field=BooleanField())).values("pk")  # noqa: S611
-        sql, params = qs.query.sql_with_params()
+    models = {m._meta.db_table: m for m in (Person, Dog, Incident)}
+    assert {table for table, _ in search_index.COMBINED} == set(models)
+    for (table, fields), index in search_index.COMBINED.items():
+        condition = f"{search_index.all_fields_expression(table, fields)} LIKE UPPER(%s)"
+        qs = models[table].objects.filter(RawSQL(condition, ["%jensen%"], output_field=BooleanField()))  # noqa: S611
+        sql, params = qs.values("pk").query.sql_with_params()
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute("SET LOCAL enable_seqscan = off")
             cur.execute("EXPLAIN " + sql, params)
             plan = "\n".join(row[0] for row in cur.fetchall())
-        assert f"Bitmap Index Scan on {table}_search_trgm" in plan, plan
+        assert f"Bitmap Index Scan on {index}" in plan, plan
 
 
 def test_search_finds_only_the_users_cities(officer, make_staff_user):
