@@ -122,6 +122,7 @@ def home(request):
         return render(request, "staff/dashboard_list.html", context)
 
     board = queries.dashboard(user, today=today, now=now)
+    cap = queries.DASHBOARD_COUNT_CAP  # the dashboard summarises; a list's own page counts further
     # the hearings this person is designated to hold (the hearing officer's own list)
     context["hearings"], context["hearings_more"] = hearings_to_hold(user, tuple(cities))
     sections = [
@@ -130,8 +131,8 @@ def home(request):
             "title": w.title,
             "rows": rows(w.id, board.rows[w.id]),
             "count": board.counts[w.id],
-            "count_words": queries.count_words(board.counts[w.id]),
-            "capped": board.counts[w.id] > queries.COUNT_CAP,
+            "count_words": queries.count_words(board.counts[w.id], cap),
+            "capped": board.counts[w.id] > cap,
             "empty": w.empty,
             "oldest_first": w.source == "undecided",
         }
@@ -142,8 +143,8 @@ def home(request):
         sections=sections,
         tasks=tasks,
         task_count=board.counts["tasks"],
-        task_count_words=queries.count_words(board.counts["tasks"]),
-        tasks_capped=board.counts["tasks"] > queries.COUNT_CAP,
+        task_count_words=queries.count_words(board.counts["tasks"], cap),
+        tasks_capped=board.counts["tasks"] > cap,
         counts=[
             {"id": s["id"], "title": s["title"], "count": s["count"], "words": s["count_words"]}
             for s in sections
@@ -153,7 +154,7 @@ def home(request):
                 "id": "tasks",
                 "title": "Open tasks",
                 "count": board.counts["tasks"],
-                "words": queries.count_words(board.counts["tasks"]),
+                "words": queries.count_words(board.counts["tasks"], cap),
             }
         ],
     )
