@@ -146,7 +146,8 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
                 break
     more = len(case_ids) > CASES_READ
     case_ids = case_ids[:CASES_READ]
-    cases = Case.objects.filter(pk__in=case_ids).select_related("dog")
+    # the incident with its case: the case's state reads its date (one query, not one a case)
+    cases = Case.objects.filter(pk__in=case_ids).select_related("dog", "incident")
     by_case: dict[int, list[Event]] = {pk: [] for pk in case_ids}
     for e in Event.objects.filter(
         case_id__in=case_ids, kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]
