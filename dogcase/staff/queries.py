@@ -353,7 +353,21 @@ def _open_tasks(user) -> QuerySet[Task]:
     return tasks if rf is None else tasks.filter(rf)
 
 
-def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, size: int) -> list:
+def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, size: int, only=None) -> list:
+    """A page of a list, in its order; `only`: the list's items are these ids (read by id, then ordered)."""
+    if only is not None:
+        model = {"tasks": Task, "decide": Case}.get(section, Obligation)
+        related = {"tasks": ("case", "case__dog"), "decide": ("dog", "incident")}.get(
+            section, ("case", "case__dog")
+        )
+        order = {"tasks": ("created_at", "id"), "decide": ("opened_at", "id")}.get(
+            section, ("due_date", "due_at", "id")
+        )
+        return list(
+            model.objects.filter(pk__in=only)
+            .select_related(*related)
+            .order_by(*order)[offset : offset + size]
+        )
     if section == "tasks":
         qs = _open_tasks(user).select_related("case", "case__dog").order_by("created_at", "id")
     elif section == "decide":
@@ -376,16 +390,31 @@ COUNT_CAP = 1000  # a list's count stops here ("more than 1,000"): a count costs
 DASHBOARD_COUNT_CAP = 100
 
 
+def _list_queryset(user, section: str, filters: dict[str, Q]) -> QuerySet:
+    if section == "tasks":
+        return _open_tasks(user)
+    if section == "decide":
+        return _undecided_cases(user)
+    return _active_obligations(user).filter(filters[section])
+
+
 def _count(user, section: str, filters: dict[str, Q], cap: int | None = None) -> int:
     """How many items a list holds, up to cap + 1 (COUNT_CAP + 1): a count that reads at most that many rows."""
     cap = COUNT_CAP if cap is None else cap
-    if section == "tasks":
-        qs = _open_tasks(user)
-    elif section == "decide":
-        qs = _undecided_cases(user)
-    else:
-        qs = _active_obligations(user).filter(filters[section])
-    return qs.order_by().values("pk")[: cap + 1].count()
+    return _list_queryset(user, section, filters).order_by().values("pk")[: cap + 1].count()
+
+
+def _counted_rows(user, section: str, filters: dict[str, Q], *, cap: int, size: int) -> tuple[int, list]:
+    """A list's count (up to cap + 1) and its first `size` rows. The count reads the items' ids; when they are
+    all there (cap or fewer), the rows are those ids in the list's order, read by id: a list of a few items
+    among many active obligations is never looked for by walking them all in due order (at statewide size an
+    empty list's walk read every active obligation, 59 ms). A longer list is read in its order, as before."""
+    ids = list(_list_queryset(user, section, filters).order_by().values_list("pk", flat=True)[: cap + 1])
+    if len(ids) > cap:
+        return len(ids), _section_rows(user, section, filters, offset=0, size=size)
+    if not ids:
+        return 0, []
+    return len(ids), _section_rows(user, section, filters, offset=0, size=size, only=ids)
 
 
 def count_words(n: int, cap: int | None = None) -> str:
@@ -402,9 +431,10 @@ def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_P
     filters = _filters(user, lists, today, now)
     board = Dashboard(lists=lists)
     for sid in [w.id for w in lists] + ["tasks"]:
-        board.counts[sid] = _count(user, sid, filters, DASHBOARD_COUNT_CAP)
         shown = min(size, DASHBOARD_TASKS) if sid == "tasks" else size
-        board.rows[sid] = _section_rows(user, sid, filters, offset=0, size=shown)
+        board.counts[sid], board.rows[sid] = _counted_rows(
+            user, sid, filters, cap=DASHBOARD_COUNT_CAP, size=shown
+        )
     return board
 
 

@@ -261,3 +261,35 @@ def test_the_dashboard_summarises_sooner_than_a_lists_own_page_counts(officer, c
     assert (
         not listing["capped"] and listing["count"] >= 3 and listing["count_words"] == f"{listing['count']:,}"
     )
+
+
+def test_a_short_list_is_read_by_its_items_and_an_empty_one_not_at_all(officer, clerk):
+    """A list of the cap or fewer items is read by the ids its count found, in the list's order (the rows a
+    read in that order gives); an empty list runs no query for its rows; a longer one is read in its order."""
+    from dogcase.staff import queries
+    from dogcase.staff.views.common import now_and_today
+
+    for i in range(3):
+        appeal_received(officer, clerk, days_ago=40 + i)
+    acts.sweep()
+    now, today = now_and_today()
+    filters = queries._filters(clerk, queries.lists_for(clerk), today, now)
+    walked = queries._section_rows(clerk, "other", filters, offset=0, size=10)
+    assert len(walked) >= 3
+
+    with CaptureQueriesContext(connection) as ctx:
+        count, rows = queries._counted_rows(clerk, "other", filters, cap=100, size=10)
+    assert (count, [r.pk for r in rows]) == (len(walked), [r.pk for r in walked])
+    assert len(ctx.captured_queries) == 2 and '"cases_obligation"."id" IN (' in ctx.captured_queries[1]["sql"]
+
+    empty = [sid for sid in filters if queries._count(clerk, sid, filters) == 0]
+    assert empty  # the clerk has lists with nothing in them here
+    with CaptureQueriesContext(connection) as ctx:
+        assert queries._counted_rows(clerk, empty[0], filters, cap=100, size=10) == (0, [])
+    assert len(ctx.captured_queries) == 1
+
+    with CaptureQueriesContext(connection) as ctx:
+        count, rows = queries._counted_rows(clerk, "other", filters, cap=2, size=10)
+    assert count == 3 and [r.pk for r in rows] == [r.pk for r in walked]
+    assert len(ctx.captured_queries) == 2
+    assert '"cases_obligation"."id" IN (' not in ctx.captured_queries[1]["sql"]  # read in its order
