@@ -64,9 +64,16 @@ STATUS_WORDS = {
 }
 
 
-def form_fields(specs, values: dict[str, str], errors: dict[str, str]) -> list[dict]:
-    """The fields of a proof form (owner's or staff's) with what was typed and each field's problem."""
-    return [
+def posted_values(request, specs) -> dict[str, str]:
+    """What was typed in each field of a proof form (files come apart, in request.FILES)."""
+    return {name: (request.POST.get(name) or "") for name, *_ in specs if name != "files"}
+
+
+def form_context(request, case, cond, specs, values: dict[str, str], errors: dict[str, str]) -> dict:
+    """The context of a proof form, the owner's or staff's: its fields with what was typed and each field's
+    problem, the problems of no field, the kinds of coverage the law allows, and whether a chosen file was
+    lost (a browser never sends one again)."""
+    fields = [
         {
             "name": name,
             "id": f"f-{name}",
@@ -78,6 +85,17 @@ def form_fields(specs, values: dict[str, str], errors: dict[str, str]) -> list[d
         }
         for name, label, kind, help_text in specs
     ]
+    return {
+        "case": case,
+        "condition": cond,
+        "fields": fields,
+        "errors": errors,
+        "other_errors": {k: v for k, v in errors.items() if k not in {f["name"] for f in fields}},
+        "coverage_forms": [
+            (v, gettext(label)) for v, label in ProofSubmission.Form.choices if v in cond.forms
+        ],
+        "files_lost": bool(errors) and bool(request.FILES),
+    }
 
 
 def _owned(case, person) -> None:
@@ -105,12 +123,12 @@ def proof_upload(request, case, person, condition):
     cond = law.condition(case, condition)
     if cond is None:
         raise Http404("The law asks for no such proof in this case.")
+    specs = [*FIELDS.get(cond.kind, FIELDS["document"]), NOTE]
     values: dict[str, str] = {}
     errors: dict[str, str] = {}
     status = 200
     if request.method == "POST":
-        names = [f[0] for f in FIELDS.get(cond.kind, FIELDS["document"]) if f[0] != "files"] + ["note"]
-        values = {n: (request.POST.get(n) or "") for n in names}
+        values = posted_values(request, specs)
         try:
             services.submit(case, cond.id, data=values, uploads=request.FILES.getlist("files"), person=person)
         except services.ProofInvalid as exc:
@@ -120,17 +138,5 @@ def proof_upload(request, case, person, condition):
             raise Http404("No such case.") from None
         else:
             return HttpResponseRedirect(reverse("owners:proofs", args=[case.number]) + "?sent=1")
-    fields = form_fields([*FIELDS.get(cond.kind, FIELDS["document"]), NOTE], values, errors)
-    context = {
-        "case": case,
-        "person": person,
-        "condition": cond,
-        "fields": fields,
-        "errors": errors,
-        "other_errors": {k: v for k, v in errors.items() if k not in {f["name"] for f in fields}},
-        "coverage_forms": [
-            (v, gettext(label)) for v, label in ProofSubmission.Form.choices if v in cond.forms
-        ],
-        "files_lost": bool(errors) and bool(request.FILES),
-    }
+    context = {**form_context(request, case, cond, specs, values, errors), "person": person}
     return render(request, "proofs/owner_upload.html", context, status=status)

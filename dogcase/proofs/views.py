@@ -18,7 +18,7 @@ from dogcase.cases.models import Case
 from dogcase.proofs import conditions as law
 from dogcase.proofs import services
 from dogcase.proofs.models import ProofFile, ProofSubmission
-from dogcase.proofs.owner_views import FIELDS, form_fields
+from dogcase.proofs.owner_views import FIELDS, form_context, posted_values
 from dogcase.staff.guards import in_cities, staff_required
 from dogcase.staff.views.common import stored_response
 
@@ -151,12 +151,12 @@ def record(request, number: str, condition: str):
     cond = law.condition(case, condition)
     if cond is None:
         raise Http404("The law asks for no such proof in this case.")
-    kinds = FIELDS.get(cond.kind, FIELDS["document"])
+    specs = [*FIELDS.get(cond.kind, FIELDS["document"]), STAFF_NOTE]
     values: dict[str, str] = {}
     errors: dict[str, str] = {}
     status = 200
     if request.method == "POST":
-        values = {n: (request.POST.get(n) or "") for n, *_ in [*kinds, STAFF_NOTE] if n != "files"}
+        values = posted_values(request, specs)
         try:
             proof = services.submit(
                 case, cond.id, data=values, uploads=request.FILES.getlist("files"), actor=request.user
@@ -166,14 +166,5 @@ def record(request, number: str, condition: str):
         else:
             messages.success(request, f"Proof recorded: {cond.label}. Review it below.")
             return redirect("proofs:detail", proof.pk)
-    fields = form_fields([*kinds, STAFF_NOTE], values, errors)
-    context = {
-        "case": case,
-        "condition": cond,
-        "fields": fields,
-        "errors": errors,
-        "other_errors": {k: v for k, v in errors.items() if k not in {f["name"] for f in fields}},
-        "coverage_forms": [(v, label) for v, label in ProofSubmission.Form.choices if v in cond.forms],
-        "files_lost": bool(errors) and bool(request.FILES),
-    }
+    context = form_context(request, case, cond, specs, values, errors)
     return render(request, "proofs/record.html", context, status=status)

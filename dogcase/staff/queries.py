@@ -353,33 +353,21 @@ def _open_tasks(user) -> QuerySet[Task]:
     return tasks if rf is None else tasks.filter(rf)
 
 
+# Each list's order and the records shown with its rows: the undecided incidents and the tasks oldest first,
+# the obligations the earliest due first (the order of the index obligation_active_due).
+_ORDER = {"tasks": ("created_at", "id"), "decide": ("opened_at", "id")}
+_RELATED = {"tasks": ("case", "case__dog"), "decide": ("dog", "incident")}
+DUE_ORDER = ("due_date", "due_at", "id")
+
+
 def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, size: int, only=None) -> list:
     """A page of a list, in its order; `only`: the list's items are these ids (read by id, then ordered)."""
+    qs = _list_queryset(user, section, filters)
     if only is not None:
-        model = {"tasks": Task, "decide": Case}.get(section, Obligation)
-        related = {"tasks": ("case", "case__dog"), "decide": ("dog", "incident")}.get(
-            section, ("case", "case__dog")
-        )
-        order = {"tasks": ("created_at", "id"), "decide": ("opened_at", "id")}.get(
-            section, ("due_date", "due_at", "id")
-        )
-        return list(
-            model.objects.filter(pk__in=only)
-            .select_related(*related)
-            .order_by(*order)[offset : offset + size]
-        )
-    if section == "tasks":
-        qs = _open_tasks(user).select_related("case", "case__dog").order_by("created_at", "id")
-    elif section == "decide":
-        # the oldest first: the incident waiting longest
-        qs = _undecided_cases(user).select_related("dog", "incident").order_by("opened_at", "id")
-    else:
-        qs = (
-            _active_obligations(user)
-            .filter(filters[section])
-            .select_related("case", "case__dog")
-            .order_by("due_date", "due_at", "id")  # the order of the index obligation_active_due
-        )
+        qs = qs.model.objects.filter(pk__in=only)
+    qs = qs.select_related(*_RELATED.get(section, ("case", "case__dog"))).order_by(
+        *_ORDER.get(section, DUE_ORDER)
+    )
     return list(qs[offset : offset + size])
 
 

@@ -29,27 +29,25 @@ def test_the_designated_hearing_officer_must_not_have_taken_part():
     assert next(i for i in step.inputs if i.id == "hearing_officer").as_dict()["act"] == "hold_hearing"
 
 
-def test_a_staff_member_input_names_its_act(tmp_path):
-    broken = CITY_WITH_PROCEDURE.replace(
-        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
-        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
-        "      - {id: officer, kind: staff_member, label: Officer}\n",
-    )
+def _refused_with_input(tmp_path, line: str) -> PackError:
+    """The pack refused when its sending step has one more input, `line`."""
+    sent = "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
     with pytest.raises(PackError) as caught:
-        _load(tmp_path, broken)
-    assert "names the act the person is designated to take" in str(caught.value)
+        _load(tmp_path, CITY_WITH_PROCEDURE.replace(sent, sent + f"      - {line}\n"))
+    return caught.value
+
+
+def test_a_staff_member_input_names_its_act(tmp_path):
+    caught = _refused_with_input(tmp_path, "{id: officer, kind: staff_member, label: Officer}")
+    assert "names the act the person is designated to take" in str(caught)
 
 
 def test_a_staff_member_input_is_named_hearing_officer(tmp_path):
     """The hearing officer's list finds the steps that designated them by this id (an index on it)."""
-    broken = CITY_WITH_PROCEDURE.replace(
-        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n",
-        "      - {id: sent_on, kind: date, label: Date sent, records: notice_sent}\n"
-        "      - {id: presiding, kind: staff_member, act: hold_hearing, label: Presiding officer}\n",
+    caught = _refused_with_input(
+        tmp_path, "{id: presiding, kind: staff_member, act: hold_hearing, label: Presiding officer}"
     )
-    with pytest.raises(PackError) as caught:
-        _load(tmp_path, broken)
     assert (
         "procedure[1].inputs[1]: a staff_member input has the id 'hearing_officer', not 'presiding'"
-        in str(caught.value)
+        in str(caught)
     )

@@ -236,12 +236,17 @@ def test_a_person_with_many_dogs_has_a_bounded_page(officer):
     assert queries_of(client, f"/people/{person.pk}") == few
 
 
-def test_a_count_stops_at_the_cap_and_says_so(officer, clerk, monkeypatch):
-    from dogcase.staff import queries
-
+@pytest.fixture
+def three_appeals(officer, clerk):
+    """Three hearing requests received long ago, swept: the clerk's lists hold them."""
     for i in range(3):
         appeal_received(officer, clerk, days_ago=40 + i)
     acts.sweep()
+
+
+def test_a_count_stops_at_the_cap_and_says_so(three_appeals, clerk, monkeypatch):
+    from dogcase.staff import queries
+
     monkeypatch.setattr(queries, "COUNT_CAP", 2)
     client = client_for(clerk)
     listing = client.get("/?list=other").context["list"]
@@ -249,12 +254,9 @@ def test_a_count_stops_at_the_cap_and_says_so(officer, clerk, monkeypatch):
     assert "The first" in client.get("/?list=other").content.decode()
 
 
-def test_the_dashboard_summarises_sooner_than_a_lists_own_page_counts(officer, clerk, monkeypatch):
+def test_the_dashboard_summarises_sooner_than_a_lists_own_page_counts(three_appeals, clerk, monkeypatch):
     from dogcase.staff import queries
 
-    for i in range(3):
-        appeal_received(officer, clerk, days_ago=40 + i)
-    acts.sweep()
     monkeypatch.setattr(queries, "DASHBOARD_COUNT_CAP", 2)
     client = client_for(clerk)
     html = client.get("/").content.decode()
@@ -265,15 +267,12 @@ def test_the_dashboard_summarises_sooner_than_a_lists_own_page_counts(officer, c
     )
 
 
-def test_a_short_list_is_read_by_its_items_and_an_empty_one_not_at_all(officer, clerk):
+def test_a_short_list_is_read_by_its_items_and_an_empty_one_not_at_all(three_appeals, clerk):
     """A list of the cap or fewer items is read by the ids its count found, in the list's order (the rows a
     read in that order gives); an empty list runs no query for its rows; a longer one is read in its order."""
     from dogcase.staff import queries
     from dogcase.staff.views.common import now_and_today
 
-    for i in range(3):
-        appeal_received(officer, clerk, days_ago=40 + i)
-    acts.sweep()
     now, today = now_and_today()
     filters = queries._filters(clerk, queries.lists_for(clerk), today, now)
     walked = queries._section_rows(clerk, "other", filters, offset=0, size=10)
