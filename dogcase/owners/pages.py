@@ -167,7 +167,7 @@ def history(case: Case, person: Person, j, language: str = "en") -> list[dict[st
     return rows
 
 
-def owner_steps(case: Case, person: Person, j, at: dt.datetime) -> list[dict[str, Any]]:
+def owner_steps(case: Case, person: Person, j, at: dt.datetime, language: str = "en") -> list[dict[str, Any]]:
     """The steps the owner may file now (the law engine asked as for the filing itself), each with the date
     its window closes (the owner's deadline it must fall within) and the citation."""
     if case.status != Case.Status.OPEN or not acts.is_owner(person, case):
@@ -185,7 +185,7 @@ def owner_steps(case: Case, person: Person, j, at: dt.datetime) -> list[dict[str
             continue
         if verdict.refusals:
             continue
-        out.append({"id": step.id, "title": owner_title(step), "closes": closes(case, step, j, at)})
+        out.append({"id": step.id, "title": owner_title(step), "closes": closes(case, step, j, at, language)})
     return out
 
 

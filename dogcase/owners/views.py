@@ -162,7 +162,7 @@ def case_page(request, case, person):
         "documents": pages.documents(case),
         "hearings": pages.hearings(case, j, language),
         "history": pages.history(case, person, j, language),
-        "owner_steps": pages.owner_steps(case, person, j, now),
+        "owner_steps": pages.owner_steps(case, person, j, now, language),
         "today": date_words(timezone.localdate(), language),
         "filed": request.GET.get("filed") == "1",
     }

@@ -279,6 +279,11 @@ def test_the_case_page_is_in_spanish_when_the_owner_chose_it(served_case):
     assert page.status_code == 200
     assert '<html lang="es">' in text
     assert "Pedir una audiencia" in text and "Último día:" in text
+    # the last day written the Spanish way, as every other date on the page
+    last_day = text.split("Último día:", 1)[1].split("</span>", 1)[0]
+    assert " de 20" in last_day and not any(
+        m in last_day for m in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+    )
     # the law's citations stay beside the statements
     assert "§ 90.15 (H)" in text
 
