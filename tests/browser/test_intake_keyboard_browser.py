@@ -14,6 +14,16 @@ from tests.browser.test_case_flow_browser import log_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+# Where an element is in the viewport, read in one go in the page (a locator's box can miss a re-rendered element).
+BOX = "sel => { const r = document.querySelector(sel).getBoundingClientRect(); return {y: r.top, height: r.height}; }"
+ON_SCREEN = """([sel, h]) => {
+  const e = document.querySelector(sel);
+  if (!e) return false;
+  const r = e.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.top < h && r.top + Math.min(r.height, 40) <= h;
+}"""
+
+
 def focused(page, selector: str) -> bool:
     return page.evaluate("(sel) => !!document.activeElement && document.activeElement.matches(sel)", selector)
 
@@ -114,17 +124,16 @@ def test_the_classification_stays_in_view_on_a_desktop_and_as_a_bar_on_a_phone(
         page.mouse.wheel(0, 600)
         page.wait_for_timeout(200)
         target = "#classification" if width > 1000 else "#classification-bar"
-        page.locator(target).wait_for(state="visible")  # the bar is filled by the same answer, a moment later
-        box = page.locator(target).bounding_box()
-        assert box is not None and 0 <= box["y"] < height and box["y"] + min(box["height"], 40) <= height, (
-            width,
-            box,
-        )
+        # Each answer re-renders the bar out of band, so the element can be replaced between two reads: wait until
+        # the one in the page has its top 40 pixels on screen, then read where it is.
+        page.wait_for_function(ON_SCREEN, arg=[target, height], timeout=10_000)
+        box = page.evaluate(BOX, target)
+        assert 0 <= box["y"] < height and box["y"] + min(box["height"], 40) <= height, (width, box)
         if width < 1000:
             assert "The facts support" in page.locator("#classification-bar").inner_text()
             assert (
                 not page.locator("#classification").is_visible()
-                or page.locator("#classification").bounding_box()["y"] > height
+                or page.evaluate(BOX, "#classification")["y"] > height
             )
         else:
             assert not page.locator("#classification-bar").is_visible()
