@@ -1,5 +1,7 @@
 """Shared fixtures: one named actor per staff role, and a logged-in client for each."""
 
+import os
+
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
@@ -70,6 +72,24 @@ def city_offices(request):
 def _transactional(request) -> bool:
     marker = request.node.get_closest_marker("django_db")
     return "transactional_db" in request.fixturenames or bool(marker and marker.kwargs.get("transaction"))
+
+
+@pytest.fixture(autouse=True)
+def test_date():
+    """DOGCASE_TEST_DATE=YYYY-MM-DD runs every test as if on that day, at 10:00 in the city, the clock ticking:
+    deadlines move with weekends and holidays, so a test that passes only on some days shows itself."""
+    day = os.getenv("DOGCASE_TEST_DATE")
+    if not day:
+        yield
+        return
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+
+    start = dt.datetime.combine(dt.date.fromisoformat(day), dt.time(10), tzinfo=ZoneInfo("America/Chicago"))
+    with time_machine.travel(start, tick=True):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -32,6 +32,13 @@ def requested(staff):
     return s
 
 
+def hearing_words() -> str:
+    """How the hearing of `schedule` (16 June 2026 at 14:00) is written: without its year only in 2026."""
+    from django.utils import timezone
+
+    return "Tue 16 Jun" + ("" if timezone.localdate().year == 2026 else " 2026") + " at 14:00"
+
+
 def schedule(s, officer):
     return s.step(
         "schedule_hearing",
@@ -86,12 +93,12 @@ def test_the_case_knows_its_hearing_and_the_obligation_says_when(requested, staf
         "City Hall, council chambers",
         staff["hearing"],
     )
-    assert hearing.when_words == "Tue 16 Jun at 14:00"
+    assert hearing.when_words == hearing_words()
     response = client(staff["clerk"]).get(f"/cases/{case.number}")
     hold = next(o for o in response.context["open_obligations"] if o["deadline_id"] == "city.hold_hearing")
-    assert hold["what"] == "hold the hearing on the dangerous dog declaration on Tue 16 Jun at 14:00"
+    assert hold["what"] == f"hold the hearing on the dangerous dog declaration on {hearing_words()}"
     html = response.content.decode()
-    assert "Tue 16 Jun at 14:00, City Hall, council chambers — hearing officer Ruth Aamodt" in html
+    assert f"{hearing_words()}, City Hall, council chambers — hearing officer Ruth Aamodt" in html
     # the timeline names the hearing officer, not their id
     row = next(r for r in response.context["timeline"] if r["act"] == "schedule_hearing")
     officer = next(e for e in row["entered"] if e["id"] == "hearing_officer")
@@ -103,7 +110,7 @@ def test_the_hearing_officers_dashboard_lists_the_hearing_until_it_is_held(reque
     colleague = make_staff_user("hearing_officer", username="other-hearing")
     mine = client(staff["hearing"]).get("/").context["hearings"]
     assert [(r["case"].number, r["hearing"].when_words) for r in mine] == [
-        (requested.case.number, "Tue 16 Jun at 14:00")
+        (requested.case.number, hearing_words())
     ]
     assert "Hearings you are to hold" in client(staff["hearing"]).get("/").content.decode()
     assert not client(colleague).get("/").context["hearings"]
@@ -216,6 +223,36 @@ def test_the_hearing_officers_list_is_bounded_and_reads_the_same_for_few_or_many
     assert many <= few + 1  # the same reads whether 2 or 7 cases were scheduled with the officer
     page = client(staff["hearing"]).get("/").content.decode()
     assert "There may be more" in page and "(the 2 soonest)" in page
+
+
+def test_the_hearing_officers_cases_are_found_a_page_of_acts_at_a_time(staff, monkeypatch):
+    """The officer's acts are read newest first a page at a time (a query with a limit each, which the database
+    answers from the officer's index without reading every open case): across pages, each case once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from dogcase.cases import hearings
+
+    monkeypatch.setattr(hearings, "SCHEDULING_PAGE", 1)
+    stories = []
+    for n in range(3):
+        s = _requested_case(staff, n)
+        s.step(
+            "schedule_hearing",
+            "clerk",
+            n + 6,
+            hearing_at=at(12 + n, 14).isoformat(),
+            place="City Hall",
+            hearing_officer=str(staff["hearing"].pk),
+        )
+        stories.append(s)
+    with CaptureQueriesContext(connection) as queries:
+        rows, more = hearings.hearings_to_hold(staff["hearing"], ("battle-lake-mn",))
+    assert [r["case"].number for r in rows] == [s.case.number for s in stories]  # soonest first
+    assert not more
+    pages = [q["sql"] for q in queries if "hearing_officer" in q["sql"]]
+    assert len(pages) == 4  # three acts, one a page, and the empty page that ends the search
+    assert all("LIMIT 1" in sql for sql in pages)
 
 
 def test_staff_the_law_never_designates_to_hold_a_hearing_do_not_search_the_cases(staff):
