@@ -133,6 +133,7 @@ def fresh_copy(seeded: str) -> None:
 def setup_django(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # a line a measured request would bury the table
     import django
 
     django.setup()

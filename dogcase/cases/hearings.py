@@ -61,15 +61,21 @@ def staff_member(value: Any, users: dict[str, Any] | None = None) -> tuple[Any, 
 
 
 def scheduled_hearings(
-    case: Case, j=None, events: list[Event] | None = None, users: dict[str, Any] | None = None
+    case: Case,
+    j=None,
+    events: list[Event] | None = None,
+    users: dict[str, Any] | None = None,
+    state=None,
 ) -> dict[str, ScheduledHearing]:
-    """{scheduled event: the hearing as last scheduled} for every kind of hearing the case has scheduled."""
+    """{scheduled event: the hearing as last scheduled} for every kind of hearing the case has scheduled.
+    `state`: the case's state from these events, when the caller has it already."""
     from dogcase.cases.acts import case_state, jurisdiction_of
 
     j = j or jurisdiction_of(case)
     if events is None:
         events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
-    state = case_state(case, events)
+    if state is None:
+        state = case_state(case, events)
     by_taken = {(t.step, t.at): t for t in state.taken}
     out: dict[str, ScheduledHearing] = {}
     users = {} if users is None else users
@@ -117,6 +123,7 @@ def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None)
 # grow with every case they ever heard (a statewide officer may have heard thousands).
 HEARINGS_SHOWN = 10
 CASES_READ = 40
+SCHEDULING_PAGE = 200  # acts read a query when looking for those cases
 
 
 def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
@@ -138,12 +145,20 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
         .order_by("-seq")
         .values_list("case_id", flat=True)
     )
+    # read a page of acts at a time, each a query with a LIMIT: PostgreSQL then walks the officer's index from
+    # the newest act and stops (without one it joins every open case in the state and sorts all the acts)
     case_ids: list[int] = []
-    for case_id in scheduling.iterator(chunk_size=200):
-        if case_id not in case_ids:
-            case_ids.append(case_id)
-            if len(case_ids) > CASES_READ:
-                break
+    start = 0
+    while len(case_ids) <= CASES_READ:
+        page = list(scheduling[start : start + SCHEDULING_PAGE])
+        for case_id in page:
+            if case_id not in case_ids:
+                case_ids.append(case_id)
+                if len(case_ids) > CASES_READ:
+                    break
+        if len(page) < SCHEDULING_PAGE:
+            break
+        start += SCHEDULING_PAGE
     more = len(case_ids) > CASES_READ
     case_ids = case_ids[:CASES_READ]
     # the incident with its case: the case's state reads its date (one query, not one a case)
@@ -158,8 +173,9 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
     for case in cases:
         j = jurisdiction_of(case)
         events = by_case[case.pk]
-        recorded = case_state(case, events).events
-        for name, hearing in scheduled_hearings(case, j, events, users).items():
+        state = case_state(case, events)
+        recorded = state.events
+        for name, hearing in scheduled_hearings(case, j, events, users, state=state).items():
             if hearing.officer is None or hearing.officer.pk != user.pk:
                 continue
             held = [later for later, earlier in _held_events(j, name) if later in recorded]

@@ -335,6 +335,13 @@ class Case(models.Model):
             models.Index(fields=["status", "obligations_at"], name="case_obligations_at"),
             models.Index(fields=["opened_at", "id"], name="case_opened_id"),
             models.Index(fields=["jurisdiction", "opened_at", "id"], name="case_city_opened_id"),
+            # the officer's incidents to decide (staff/queries.py _undecided_cases), oldest first: the open cases
+            # not yet declared are few among all the cases, most of them older ones already decided
+            models.Index(
+                fields=["opened_at", "id", "jurisdiction"],
+                name="case_undecided_opened",
+                condition=models.Q(status="open", designation=""),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -363,12 +363,17 @@ DUE_ORDER = ("due_date", "due_at", "id")
 def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, size: int, only=None) -> list:
     """A page of a list, in its order; `only`: the list's items are these ids (read by id, then ordered)."""
     qs = _list_queryset(user, section, filters)
-    if only is not None:
-        qs = qs.model.objects.filter(pk__in=only)
-    qs = qs.select_related(*_RELATED.get(section, ("case", "case__dog"))).order_by(
-        *_ORDER.get(section, DUE_ORDER)
-    )
-    return list(qs[offset : offset + size])
+    order = _ORDER.get(section, DUE_ORDER)
+    if only is None:
+        # the page's ids first, in the list's order, without the records shown beside them: a long list is
+        # sorted on its own rows (across cities, all of them), and the case and the dog are joined to the
+        # page's rows only (as a subquery, PostgreSQL joined them first)
+        only = list(qs.order_by(*order).values_list("pk", flat=True)[offset : offset + size])
+        offset = 0
+        if not only:
+            return []
+    qs = qs.model.objects.filter(pk__in=only).select_related(*_RELATED.get(section, ("case", "case__dog")))
+    return list(qs.order_by(*order)[offset : offset + size])
 
 
 COUNT_CAP = 1000  # a list's count stops here ("more than 1,000"): a count costs the same in any city
@@ -396,7 +401,8 @@ def _counted_rows(user, section: str, filters: dict[str, Q], *, cap: int, size: 
     """A list's count (up to cap + 1) and its first `size` rows. The count reads the items' ids; when they are
     all there (cap or fewer), the rows are those ids in the list's order, read by id: a list of a few items
     among many active obligations is never looked for by walking them all in due order (at statewide size an
-    empty list's walk read every active obligation, 59 ms). A longer list is read in its order, as before."""
+    empty list's walk read every active obligation, 59 ms). A longer list's first page is read in its order
+    (_section_rows)."""
     ids = list(_list_queryset(user, section, filters).order_by().values_list("pk", flat=True)[: cap + 1])
     if len(ids) > cap:
         return len(ids), _section_rows(user, section, filters, offset=0, size=size)
@@ -413,8 +419,8 @@ def count_words(n: int, cap: int | None = None) -> str:
 def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_PAGE) -> Dashboard:
     """How many items each list of the user's dashboard holds (up to DASHBOARD_COUNT_CAP) and its first `size` rows,
     most urgent first (the earliest due first; undecided incidents and tasks oldest first): two queries a
-    list whatever the number of obligations, each reading through an index (obligation_active_due,
-    task_open_created, case_opened_id)."""
+    list (three when it holds more than the cap) whatever the number of obligations, each reading through an
+    index (obligation_active_city_deadline, obligation_active_due, task_open_created, case_undecided_opened)."""
     lists = lists_for(user)
     filters = _filters(user, lists, today, now)
     board = Dashboard(lists=lists)
@@ -427,7 +433,8 @@ def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_P
 
 
 def dashboard_section(user, section: str, *, today: dt.date, now: dt.datetime, page: int, size: int):
-    """One page of one of the dashboard's lists, and the list's count: two queries."""
+    """One page of one of the dashboard's lists, and the list's count: three queries (the count, the page's
+    ids, its rows)."""
     filters = _filters(user, lists_for(user), today, now)
     count = _count(user, section, filters)
     pages = max(1, -(-min(count, COUNT_CAP) // size))
