@@ -357,23 +357,28 @@ def _open_tasks(user) -> QuerySet[Task]:
 # the obligations the earliest due first (the order of the index obligation_active_due).
 _ORDER = {"tasks": ("created_at", "id"), "decide": ("opened_at", "id")}
 _RELATED = {"tasks": ("case", "case__dog"), "decide": ("dog", "incident")}
+_MODEL = {"tasks": Task, "decide": Case}  # the others are lists of obligations
 DUE_ORDER = ("due_date", "due_at", "id")
 
 
-def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, size: int, only=None) -> list:
-    """A page of a list, in its order; `only`: the list's items are these ids (read by id, then ordered)."""
-    qs = _list_queryset(user, section, filters)
+def _section_rows(
+    user, section: str, filters: dict[str, Q], *, offset: int, size: int, only=None, listed=None
+) -> list:
+    """A page of a list, in its order; `only`: the list's items are these ids (read by id, then ordered);
+    `listed`: the list's queryset, when the caller has built it already."""
     order = _ORDER.get(section, DUE_ORDER)
     if only is None:
         # the page's ids first, in the list's order, without the records shown beside them: a long list is
         # sorted on its own rows (across cities, all of them), and the case and the dog are joined to the
         # page's rows only (as a subquery, PostgreSQL joined them first)
-        only = list(qs.order_by(*order).values_list("pk", flat=True)[offset : offset + size])
+        listed = _list_queryset(user, section, filters) if listed is None else listed
+        only = list(listed.order_by(*order).values_list("pk", flat=True)[offset : offset + size])
         offset = 0
         if not only:
             return []
-    qs = qs.model.objects.filter(pk__in=only).select_related(*_RELATED.get(section, ("case", "case__dog")))
-    return list(qs.order_by(*order)[offset : offset + size])
+    rows = _MODEL.get(section, Obligation).objects.filter(pk__in=only)
+    rows = rows.select_related(*_RELATED.get(section, ("case", "case__dog")))
+    return list(rows.order_by(*order)[offset : offset + size])
 
 
 COUNT_CAP = 1000  # a list's count stops here ("more than 1,000"): a count costs the same in any city
@@ -391,10 +396,11 @@ def _list_queryset(user, section: str, filters: dict[str, Q]) -> QuerySet:
     return _active_obligations(user).filter(filters[section])
 
 
-def _count(user, section: str, filters: dict[str, Q], cap: int | None = None) -> int:
+def _count(user, section: str, filters: dict[str, Q], cap: int | None = None, listed=None) -> int:
     """How many items a list holds, up to cap + 1 (COUNT_CAP + 1): a count that reads at most that many rows."""
     cap = COUNT_CAP if cap is None else cap
-    return _list_queryset(user, section, filters).order_by().values("pk")[: cap + 1].count()
+    listed = _list_queryset(user, section, filters) if listed is None else listed
+    return listed.order_by().values("pk")[: cap + 1].count()
 
 
 def _counted_rows(user, section: str, filters: dict[str, Q], *, cap: int, size: int) -> tuple[int, list]:
@@ -403,9 +409,10 @@ def _counted_rows(user, section: str, filters: dict[str, Q], *, cap: int, size: 
     among many active obligations is never looked for by walking them all in due order (at statewide size an
     empty list's walk read every active obligation, 59 ms). A longer list's first page is read in its order
     (_section_rows)."""
-    ids = list(_list_queryset(user, section, filters).order_by().values_list("pk", flat=True)[: cap + 1])
+    listed = _list_queryset(user, section, filters)
+    ids = list(listed.order_by().values_list("pk", flat=True)[: cap + 1])
     if len(ids) > cap:
-        return len(ids), _section_rows(user, section, filters, offset=0, size=size)
+        return len(ids), _section_rows(user, section, filters, offset=0, size=size, listed=listed)
     if not ids:
         return 0, []
     return len(ids), _section_rows(user, section, filters, offset=0, size=size, only=ids)
@@ -436,10 +443,11 @@ def dashboard_section(user, section: str, *, today: dt.date, now: dt.datetime, p
     """One page of one of the dashboard's lists, and the list's count: three queries (the count, the page's
     ids, its rows)."""
     filters = _filters(user, lists_for(user), today, now)
-    count = _count(user, section, filters)
+    listed = _list_queryset(user, section, filters)
+    count = _count(user, section, filters, listed=listed)
     pages = max(1, -(-min(count, COUNT_CAP) // size))
     page = min(max(page, 1), pages)
-    rows = _section_rows(user, section, filters, offset=(page - 1) * size, size=size)
+    rows = _section_rows(user, section, filters, offset=(page - 1) * size, size=size, listed=listed)
     return count, page, pages, rows
 
 
