@@ -173,6 +173,20 @@ def _requested_case(staff, day0: int):
     return s
 
 
+def _scheduled_with_the_hearing_officer(staff, day0: int, *, hearing_day: int):
+    """A case whose hearing the clerk scheduled on day0 + 6, at 14:00 on `hearing_day`, with the hearing officer."""
+    s = _requested_case(staff, day0)
+    s.step(
+        "schedule_hearing",
+        "clerk",
+        day0 + 6,
+        hearing_at=at(hearing_day, 14).isoformat(),
+        place="City Hall",
+        hearing_officer=str(staff["hearing"].pk),
+    )
+    return s
+
+
 def test_the_hearing_officers_list_is_bounded_and_reads_the_same_for_few_or_many_cases(staff, monkeypatch):
     """A statewide hearing officer may have heard thousands of cases: the dashboard reads the cases most recently
     scheduled with them, a fixed number, and shows the soonest hearings among them, saying there may be more."""
@@ -191,16 +205,7 @@ def test_the_hearing_officers_list_is_bounded_and_reads_the_same_for_few_or_many
 
     stories = []
     for n in range(2):
-        s = _requested_case(staff, n)
-        s.step(
-            "schedule_hearing",
-            "clerk",
-            n + 6,
-            hearing_at=at(18 - 3 * n, 14).isoformat(),
-            place="City Hall",
-            hearing_officer=str(staff["hearing"].pk),
-        )
-        stories.append(s)
+        stories.append(_scheduled_with_the_hearing_officer(staff, n, hearing_day=18 - 3 * n))
     few, rows, more = counted()
     assert [r["case"].number for r in rows] == [
         stories[1].case.number,
@@ -208,16 +213,7 @@ def test_the_hearing_officers_list_is_bounded_and_reads_the_same_for_few_or_many
     ]  # soonest first
     assert not more
     for n in range(2, 7):
-        s = _requested_case(staff, n)
-        s.step(
-            "schedule_hearing",
-            "clerk",
-            n + 6,
-            hearing_at=at(n + 12, 14).isoformat(),
-            place="City Hall",
-            hearing_officer=str(staff["hearing"].pk),
-        )
-        stories.append(s)
+        stories.append(_scheduled_with_the_hearing_officer(staff, n, hearing_day=n + 12))
     many, rows, more = counted()
     assert len(rows) == 2 and more
     assert many <= few + 1  # the same reads whether 2 or 7 cases were scheduled with the officer
@@ -236,16 +232,7 @@ def test_the_hearing_officers_cases_are_found_a_page_of_acts_at_a_time(staff, mo
     monkeypatch.setattr(hearings, "SCHEDULING_PAGE", 1)
     stories = []
     for n in range(3):
-        s = _requested_case(staff, n)
-        s.step(
-            "schedule_hearing",
-            "clerk",
-            n + 6,
-            hearing_at=at(12 + n, 14).isoformat(),
-            place="City Hall",
-            hearing_officer=str(staff["hearing"].pk),
-        )
-        stories.append(s)
+        stories.append(_scheduled_with_the_hearing_officer(staff, n, hearing_day=12 + n))
     with CaptureQueriesContext(connection) as queries:
         rows, more = hearings.hearings_to_hold(staff["hearing"], ("battle-lake-mn",))
     assert [r["case"].number for r in rows] == [s.case.number for s in stories]  # soonest first
