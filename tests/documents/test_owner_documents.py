@@ -76,6 +76,25 @@ def test_a_spanish_reading_owner_gets_the_explanation_beside_the_english(make_ca
     assert pdf.startswith(b"%PDF")
 
 
+def test_the_printed_box_keeps_each_steps_citation_whole_beside_it(make_case):
+    """In the PDF, "what happens next" is two columns: the step, and its citation as one line beside it (a
+    citation column squeezed to a word a line printed "§", "90.15", "(B)" one under the other)."""
+    c = make_case()
+    c.declare()
+    draft = notice_draft(c)
+    pdf = render.render_pdf(draft, number="X-D1", version=1, code="ABCDEFGHJK", issued_at=at(2, 11))
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.fail("pdftotext is missing: scripts/system-packages.sh installs poppler-utils")
+    out = subprocess.run([pdftotext, "-layout", "-", "-"], input=pdf, capture_output=True, check=True)  # noqa: S603
+    lines = out.stdout.decode().splitlines()
+    step = next(
+        i for i, line in enumerate(lines) if "Request a hearing on the potentially dangerous dog" in line
+    )
+    assert "§ 90.15 (B)(2)(b); § 90.15 (H)" in lines[step]  # the citation on the step's first line, whole
+    assert not any(line.strip() == "§" for line in lines)
+
+
 def test_a_step_that_schedules_a_hearing_gives_its_owner_document_the_calendar_file(make_case, monkeypatch):
     """No pack yet issues an owner's document from the step that schedules the hearing (the notice of hearing
     of (I)(2) is still to be written as pack data): the part that builds the file is asked directly, with the
