@@ -113,7 +113,7 @@ def _case():
         at=day0,
     )
     case = acts.open_case(incident=incident, dog=dog, actor=officer, at=day0 + dt.timedelta(minutes=30))
-    from dogcase.cases.demo import demo_offices
+    from dogcase.demo import demo_offices
 
     demo_offices(city)  # what the city supplies in the admin: its offices' addresses
     result = acts.take_step(

@@ -72,7 +72,7 @@ def admin():
 def seeded_name(args) -> str:
     """The cached data set's database: its parameters, and a digest of the code that shapes its rows."""
     digest = hashlib.sha256()
-    for path in sorted((ROOT / "dogcase").glob("*/migrations/*.py")) + [ROOT / "dogcase/cases/scale.py"]:
+    for path in sorted((ROOT / "dogcase").glob("*/migrations/*.py")) + [ROOT / "dogcase/demo/scale.py"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return f"scale_d{args.dogs}_i{args.incidents}_c{args.cases}_s{args.seed}_{digest.hexdigest()[:10]}"

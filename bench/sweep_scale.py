@@ -74,20 +74,21 @@ def build(n_cases: int, rnd: random.Random) -> int:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from dogcase.cases import demo
+    from dogcase import demo
     from dogcase.cases.models import Case
+    from dogcase.demo import dates
 
     users = {u.username: u for u in get_user_model().objects.all()}
     if "officer" not in users:
         call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115 - the demo users and stories
         users = {u.username: u for u in get_user_model().objects.all()}
-    original = demo._local
+    original = dates.local
     made = 0
     started = time.perf_counter()
     try:
         while (have := Case.objects.filter(status=Case.Status.OPEN).count()) < n_cases:
             shift = rnd.randint(0, 90)
-            demo._local = lambda days_ago, hour=10, shift=shift: original(days_ago + shift, hour)
+            dates.local = lambda days_ago, hour=10, shift=shift: original(days_ago + shift, hour)
             for city, stories in demo.STORIES.items():
                 for story in stories():
                     demo.play(city, story, users)
@@ -96,7 +97,7 @@ def build(n_cases: int, rnd: random.Random) -> int:
                 rate = made / (time.perf_counter() - started)
                 print(f"  built {have} open cases ({rate:.0f} cases/s)", file=sys.stderr, flush=True)
     finally:
-        demo._local = original
+        dates.local = original
     return made
 
 
@@ -114,7 +115,7 @@ def _rights() -> tuple[str, ...]:
 
     out = set()
     for j in library().jurisdictions.values():
-        for did, plan in j._deadline_plans.items():
+        for did, plan in j.deadline_plans.items():
             if plan.right:
                 out.add(did)
     return tuple(sorted(out)) or ("",)

@@ -264,7 +264,7 @@ def _django() -> None:
 def cmd_audit(args: argparse.Namespace) -> int:
     _django()
     from dogcase.cases import audit
-    from dogcase.cases.integrity import verify_all
+    from dogcase.ops.integrity import verify_all
 
     if args.audit_command == "checkpoint":
         signed = audit.checkpoint()

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from dogcase.cases.models import CityAccess
-from dogcase.staff.roles import ROLES_BY_GROUP
+from dogcase.cases.roles import ROLES_BY_GROUP
 
 CITIES = ("battle-lake-mn", "tracy-mn")
 

@@ -25,8 +25,8 @@ from dogcase.cases.access import cities_of, staff_roles
 from dogcase.cases.acts import now
 from dogcase.cases.audit import append_event
 from dogcase.cases.models import CityAccess, Event
+from dogcase.cases.roles import ROLES, ROLES_BY_GROUP
 from dogcase.law import library
-from dogcase.staff.roles import ROLES, ROLES_BY_GROUP
 
 ADMINISTRATOR = "administrator"
 

@@ -15,8 +15,8 @@ from dogcase.accounts.forms import LoginForm
 from dogcase.accounts.middleware import IDLE_LOGOUT
 from dogcase.accounts.models import CalendarFeed
 from dogcase.cases.access import cities_of
-from dogcase.staff.roles import ROLES, roles_of
-from dogcase.staff.views.common import city_names
+from dogcase.cases.pages import city_names
+from dogcase.cases.roles import ROLES, roles_of
 
 
 class LoginView(auth_views.LoginView):

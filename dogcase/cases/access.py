@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 
+from dogcase.cases.roles import ROLES_BY_GROUP
 from dogcase.law import Actor, library
 from dogcase.law.packschema import READ_ONLY_STAFF_ROLES
-from dogcase.staff.roles import ROLES_BY_GROUP
 
 # Staff roles that may record people, dogs, premises and incidents (intake). The legal acts themselves are
 # governed by the law packs (authority provisions), not by this list.

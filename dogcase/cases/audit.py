@@ -264,7 +264,7 @@ class ChainReport:
         }
 
 
-class _Problems:
+class Problems:
     """Problems as they are found; the report lists the first LIMIT and counts the rest."""
 
     LIMIT = 1000
@@ -354,7 +354,7 @@ def verify_chains(*, checkpoint: Mapping[str, Any] | None = None, chunk_size: in
     """Recompute every chain: each event's place, link and keyed hash, each head, the seal of the legacy
     chain, and — given a checkpoint — that every chain still holds, unchanged, what the checkpoint saw."""
     key = audit_key()
-    problems = _Problems()
+    problems = Problems()
     heads = {h.chain: h for h in ChainHead.objects.all()}
     ends: dict[str, tuple[int | None, str | None]] = {}
     checked = 0
@@ -389,7 +389,7 @@ def verify_chain(*, chunk_size: int = 2000) -> ChainReport:
     return verify_chains(chunk_size=chunk_size)
 
 
-def _check_seal(legacy: Mapping[str, Any], seals: list[Event], problems: _Problems) -> None:
+def _check_seal(legacy: Mapping[str, Any], seals: list[Event], problems: Problems) -> None:
     """The unkeyed legacy chain is trusted only as far as the keyed seal written at the cut-over vouches."""
     if not legacy and not seals:
         return
@@ -515,7 +515,7 @@ def read_checkpoint(data: Any) -> dict[str, Any]:
     return data
 
 
-def _check_against(cp: Mapping[str, Any], ends, problems: _Problems) -> None:
+def _check_against(cp: Mapping[str, Any], ends, problems: Problems) -> None:
     """Every chain the checkpoint saw is still there, with the checkpoint's hash at the checkpoint's place:
     each hash covers every event before it in its chain, so none of them changed or went missing."""
     saw = cp["chains"]

@@ -1,5 +1,5 @@
 """Uploaded evidence and proof: checked by content (not by the name or the browser's word), stored once under
-its SHA-256, never overwritten.
+its SHA-256, never overwritten; and a stored file served back as a response nothing may cache or run.
 
 The bytes go through Django's storage API (the "default" entry of STORAGES): a local folder (MEDIA_ROOT) by
 default, an S3-compatible store when configured (docs/deploy.md), with no change here.
@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import storages
+from django.http import FileResponse, Http404
 from django.utils.translation import gettext
 
 # What a city accepts as evidence or proof, recognised by the first bytes of the file.
@@ -84,3 +86,21 @@ def write_blob(data: bytes, ext: str) -> tuple[str, str]:
 def open_blob(name: str) -> File:
     """The stored file, open for reading (OSError or FileNotFoundError when the storage lacks it)."""
     return storages["default"].open(name, "rb")
+
+
+def stored_response(
+    path: str, *, content_type: str, filename: str, missing: str = "The stored file is missing."
+):
+    """A stored file (evidence, proof, an issued document) as a response that nothing may cache or run: an image
+    is shown, anything else downloaded. 404 when the stored bytes are gone."""
+    try:
+        handle = open_blob(path)  # FileResponse closes it
+    except (OSError, SuspiciousFileOperation):
+        raise Http404(missing) from None
+    inline = content_type.startswith("image/")
+    response = FileResponse(handle, content_type=content_type, as_attachment=not inline, filename=filename)
+    response["X-Content-Type-Options"] = "nosniff"
+    # Served files never run anything, even if a browser were to treat one as a page.
+    response["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -1,123 +1,27 @@
-"""The hearings scheduled on a case, read from its acts: when, where, and which member of staff is to hold
-them. A step schedules a hearing when one of its inputs records a scheduled event (`when: future`, such as
-`hearing_scheduled`); the place is its input `place`, the hearing officer its `staff_member` input. The notice of
-hearing and the case page read them here, so that what was entered once is the hearing of the case."""
+"""The hearings of the case's acts, for the staff: the hearings a member of staff is designated to hold (the
+hearing officer's dashboard), who may be designated to hold one, and the obligation holding one meets. The
+hearings scheduled on a case are read from its acts by `dogcase.cases.models.scheduled_hearings` (a step
+schedules a hearing when one of its inputs records a scheduled event, `when: future`, such as
+`hearing_scheduled`; the place is its input `place`, the hearing officer its `staff_member` input), so that
+`Case.scheduled_hearing()` reads them too."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from dogcase.cases.models import HEARING_OFFICER_OF_STEP, Case, Event
-
-
-@dataclass(frozen=True)
-class ScheduledHearing:
-    event_name: str  # the scheduled event: hearing_scheduled, destruction_hearing_scheduled, ...
-    at: dt.datetime  # as recorded, after corrections
-    place: str
-    officer: Any  # the user designated to hold it, or None (an older act named them in words)
-    officer_name: str
-    scheduled_by: Event  # the act that scheduled it
-    step_label: str
-    label: str = "Scheduled hearing"  # the scheduled event in the city's words
-
-    @property
-    def when_words(self) -> str:
-        return hearing_time_words(self.at)
-
-
-def hearing_time_words(at: dt.datetime) -> str:
-    """ "Thu 10 Dec at 10:00" in the city's time (the year when it is not this year's)."""
-    local = timezone.localtime(at)
-    year = "" if local.year == timezone.localdate().year else f" {local.year}"
-    return f"{local:%a} {local.day} {local:%b}{year} at {local:%H:%M}"
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _staff_name(user) -> str:
-    return user.get_full_name() or user.get_username()
-
-
-def staff_member(value: Any, users: dict[str, Any] | None = None) -> tuple[Any, str]:
-    """The member of staff a step designated (the hearing officer) as recorded on the act, and their name: a
-    user's id; or, on an act recorded before the officer was chosen among the city's users, the name as written
-    (no user). A user no longer on record has no name. `users` caches the lookups of one page."""
-    key = str(value)
-    if not key.isdecimal():
-        return None, key
-    users = {} if users is None else users
-    if key not in users:
-        users[key] = get_user_model().objects.filter(pk=int(key)).first()
-    user = users[key]
-    return user, (_staff_name(user) if user is not None else "")
-
-
-def scheduled_hearings(
-    case: Case,
-    j=None,
-    events: list[Event] | None = None,
-    users: dict[str, Any] | None = None,
-    state=None,
-) -> dict[str, ScheduledHearing]:
-    """{scheduled event: the hearing as last scheduled} for every kind of hearing the case has scheduled.
-    `state`: the case's state from these events, when the caller has it already."""
-    from dogcase.cases.acts import case_state, jurisdiction_of
-
-    j = j or jurisdiction_of(case)
-    if events is None:
-        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
-    if state is None:
-        state = case_state(case, events)
-    by_taken = {(t.step, t.at): t for t in state.taken}
-    out: dict[str, ScheduledHearing] = {}
-    users = {} if users is None else users
-    for e in events:
-        if e.kind != Event.Kind.STEP:
-            continue
-        day = timezone.localtime(e.at).date()
-        step = next((s for s in j.procedure(day) if s.id == e.act), None)
-        if step is None:
-            continue
-        taken = by_taken.get((e.act, e.at))
-        inputs = e.data.get("inputs") or {}
-        for inp in step.inputs:
-            if inp.when != "future" or inp.kind != "datetime":
-                continue
-            for name in inp.records:
-                at = taken.events.get(name) if taken is not None else None
-                if not isinstance(at, dt.datetime):
-                    continue
-                officer, officer_name = None, ""
-                who = next((i for i in step.inputs if i.kind == "staff_member"), None)
-                if who is not None and inputs.get(who.id):
-                    officer, officer_name = staff_member(inputs[who.id], users)
-                elif inputs.get("hearing_officer"):  # an act recorded when the officer was named in words
-                    officer_name = str(inputs["hearing_officer"])
-                out[name] = ScheduledHearing(
-                    event_name=name,
-                    at=at,
-                    place=str(inputs.get("place") or ""),
-                    officer=officer,
-                    officer_name=officer_name,
-                    scheduled_by=e,
-                    step_label=step.label,
-                    label=_capital(j.event_label(name).removeprefix("the ")),
-                )
-    return out
-
-
-def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None) -> ScheduledHearing | None:
-    """The hearing on the case as last scheduled (the appeal hearing unless another scheduled event is named)."""
-    return scheduled_hearings(case, j).get(event_name)
-
+from dogcase.cases.models import (
+    HEARING_OFFICER_OF_STEP,
+    Case,
+    Event,
+    ScheduledHearing,
+    case_state,
+    jurisdiction_of,
+    scheduled_hearings,
+)
 
 # The hearing officer's own list is read from the cases most recently scheduled with them: a page that does not
 # grow with every case they ever heard (a statewide officer may have heard thousands).
@@ -130,8 +34,6 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
     """The hearings this member of staff is designated to hold, on open cases of their cities, not yet held,
     soonest first: for the hearing officer's dashboard. At most HEARINGS_SHOWN, read from the CASES_READ open
     cases most recently scheduled with them; the second value says whether there may be more."""
-    from dogcase.cases.acts import case_state, jurisdiction_of
-
     if not _may_be_designated(user, cities):
         return [], False  # nobody designates this person to hold a hearing: no search of the cases at all
     scheduling = (

@@ -1,4 +1,5 @@
-"""Case records: people, premises, dogs, incidents, cases, and the append-only event log.
+"""Case records: people, premises, dogs, incidents, cases, and the append-only event log; and what the events
+record, read back: the case's state as the law engine reads it, and the hearings its acts scheduled.
 
 Nothing here writes itself: records are created and changed only by the functions of `dogcase.cases.acts`,
 each of which writes its audit `Event` in the same transaction (DESIGN.md principle 5). Legal records are
@@ -7,14 +8,21 @@ never deleted or overwritten: `Event` refuses update and delete; a correction is
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
+from django.utils import timezone
 
 from dogcase.cases import vocabulary
+from dogcase.law import CaseState, TakenStep, library
 
 
 class CityAccess(models.Model):
@@ -34,8 +42,6 @@ class CityAccess(models.Model):
         return f"{self.user} @ {self.jurisdiction}"
 
     def clean(self) -> None:
-        from dogcase.law import library
-
         cities = sorted(j for j, jur in library().jurisdictions.items() if jur.pack.kind == "city")
         if self.jurisdiction not in cities:
             raise ValidationError({"jurisdiction": f"Unknown city; known: {', '.join(cities)}"})
@@ -349,15 +355,13 @@ class Case(models.Model):
 
     def scheduled_hearing(self, event_name: str = "hearing_scheduled"):
         """The hearing as last scheduled on this case — `at`, `place`, `officer` (a user), `officer_name`,
-        `when_words` — or None (dogcase.cases.hearings). `event_name` picks another hearing
+        `when_words` — or None (`scheduled_hearing` below). `event_name` picks another hearing
         (`destruction_hearing_scheduled`)."""
-        from dogcase.cases.hearings import scheduled_hearing
-
         return scheduled_hearing(self, event_name)
 
 
 # The member of staff a step designated to hold a hearing (its `hearing_officer` input: the packs give every
-# `staff_member` input that id, law/procedure.py DESIGNATED_INPUT), as text: the same expression in the index
+# `staff_member` input that id, law/procedure/model.py DESIGNATED_INPUT), as text: the same expression in the index
 # and in the query (cases/hearings.py), so that both databases use the index.
 HEARING_OFFICER_OF_STEP = Cast(KT("data__inputs__hearing_officer"), output_field=models.CharField())
 
@@ -541,3 +545,158 @@ class Task(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+# ------------------------------------------------------------------------------------------- the case's state
+# What the case's acts recorded, read back: the case as the law engine reads it (the acts' `case_state`).
+
+
+def jurisdiction_of(record) -> Any:
+    return library().get(record.jurisdiction)
+
+
+def parse_value(value: Any) -> dt.date | dt.datetime | Any:
+    if isinstance(value, str):
+        try:
+            if "T" in value:
+                return dt.datetime.fromisoformat(value)
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return value
+    return value
+
+
+def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
+    """The case as the law engine reads it: the steps taken, with corrections applied to their dates."""
+    if events is None:
+        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
+    corrections = Event.corrected_dates(events)
+    taken = []
+    for e in events:
+        if e.kind != Event.Kind.STEP:
+            continue
+        recorded = dict(e.data.get("events", {}))
+        recorded.update(corrections.get(e.pk, {}))
+        taken.append(
+            TakenStep(
+                step=e.act,
+                at=e.at,
+                actor=str(e.actor_id),
+                outcome=e.data.get("outcome"),
+                events={k: parse_value(v) for k, v in recorded.items()},
+                inputs=e.data.get("inputs", {}),
+            )
+        )
+    return CaseState(
+        designation=case.designation or None,
+        incident_date=timezone.localtime(case.incident.occurred_at).date(),
+        taken=tuple(taken),
+    )
+
+
+# ------------------------------------------------------------------------------------- the scheduled hearings
+# The hearings scheduled on a case, read from its acts: when, where, and which member of staff is to hold
+# them (`Case.scheduled_hearing`, read by the notice of hearing and the case page). They sit with the models so
+# that every layer reads them without the acts.
+
+
+@dataclass(frozen=True)
+class ScheduledHearing:
+    event_name: str  # the scheduled event: hearing_scheduled, destruction_hearing_scheduled, ...
+    at: dt.datetime  # as recorded, after corrections
+    place: str
+    officer: Any  # the user designated to hold it, or None (an older act named them in words)
+    officer_name: str
+    scheduled_by: Event  # the act that scheduled it
+    step_label: str
+    label: str = "Scheduled hearing"  # the scheduled event in the city's words
+
+    @property
+    def when_words(self) -> str:
+        return hearing_time_words(self.at)
+
+
+def hearing_time_words(at: dt.datetime) -> str:
+    """ "Thu 10 Dec at 10:00" in the city's time (the year when it is not this year's)."""
+    local = timezone.localtime(at)
+    year = "" if local.year == timezone.localdate().year else f" {local.year}"
+    return f"{local:%a} {local.day} {local:%b}{year} at {local:%H:%M}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _staff_name(user) -> str:
+    return user.get_full_name() or user.get_username()
+
+
+def staff_member(value: Any, users: dict[str, Any] | None = None) -> tuple[Any, str]:
+    """The member of staff a step designated (the hearing officer) as recorded on the act, and their name: a
+    user's id; or, on an act recorded before the officer was chosen among the city's users, the name as written
+    (no user). A user no longer on record has no name. `users` caches the lookups of one page."""
+    key = str(value)
+    if not key.isdecimal():
+        return None, key
+    users = {} if users is None else users
+    if key not in users:
+        users[key] = get_user_model().objects.filter(pk=int(key)).first()
+    user = users[key]
+    return user, (_staff_name(user) if user is not None else "")
+
+
+def scheduled_hearings(
+    case: Case,
+    j=None,
+    events: list[Event] | None = None,
+    users: dict[str, Any] | None = None,
+    state=None,
+) -> dict[str, ScheduledHearing]:
+    """{scheduled event: the hearing as last scheduled} for every kind of hearing the case has scheduled.
+    `state`: the case's state from these events, when the caller has it already."""
+    j = j or jurisdiction_of(case)
+    if events is None:
+        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
+    if state is None:
+        state = case_state(case, events)
+    by_taken = {(t.step, t.at): t for t in state.taken}
+    out: dict[str, ScheduledHearing] = {}
+    users = {} if users is None else users
+    for e in events:
+        if e.kind != Event.Kind.STEP:
+            continue
+        day = timezone.localtime(e.at).date()
+        step = next((s for s in j.procedure(day) if s.id == e.act), None)
+        if step is None:
+            continue
+        taken = by_taken.get((e.act, e.at))
+        inputs = e.data.get("inputs") or {}
+        for inp in step.inputs:
+            if inp.when != "future" or inp.kind != "datetime":
+                continue
+            for name in inp.records:
+                at = taken.events.get(name) if taken is not None else None
+                if not isinstance(at, dt.datetime):
+                    continue
+                officer, officer_name = None, ""
+                who = next((i for i in step.inputs if i.kind == "staff_member"), None)
+                if who is not None and inputs.get(who.id):
+                    officer, officer_name = staff_member(inputs[who.id], users)
+                elif inputs.get("hearing_officer"):  # an act recorded when the officer was named in words
+                    officer_name = str(inputs["hearing_officer"])
+                out[name] = ScheduledHearing(
+                    event_name=name,
+                    at=at,
+                    place=str(inputs.get("place") or ""),
+                    officer=officer,
+                    officer_name=officer_name,
+                    scheduled_by=e,
+                    step_label=step.label,
+                    label=_capital(j.event_label(name).removeprefix("the ")),
+                )
+    return out
+
+
+def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None) -> ScheduledHearing | None:
+    """The hearing on the case as last scheduled (the appeal hearing unless another scheduled event is named)."""
+    return scheduled_hearings(case, j).get(event_name)

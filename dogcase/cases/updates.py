@@ -23,15 +23,15 @@ from dogcase.cases.acts import (
     STATEMENT_LIMIT,
     ActError,
     InvalidInput,
-    _check_email,
-    _check_language,
-    _check_lengths,
-    _lock_case,
-    _lock_city,
-    _record_event,
-    _replayed,
+    check_email,
+    check_language,
+    check_lengths,
     check_text,
+    lock_case,
+    lock_city,
     now,
+    record_event,
+    replayed,
 )
 from dogcase.cases.models import Case, Dog, Ownership, Person, Premises, PriorHistoryEntry
 from dogcase.cases.record_facts import prior_designations, prior_history_words
@@ -71,7 +71,7 @@ def _apply(record, allowed: tuple[str, ...], changes: Mapping[str, Any], seen: M
     diff = {f: [getattr(record, f), v] for f, v in changes.items() if getattr(record, f) != v}
     if not diff:
         raise InvalidInput("changes", "nothing changed")
-    _check_lengths(type(record), {f: new for f, (_, new) in diff.items()})
+    check_lengths(type(record), {f: new for f, (_, new) in diff.items()})
     for f, (_, new) in diff.items():
         setattr(record, f, new)
     return diff
@@ -81,11 +81,11 @@ def _update(record, *, allowed, changes, seen, actor, reason: str, at, act: str,
     """One audited change of a record: locked, checked against what the form showed, saved with its event."""
     at = at or now()
     with transaction.atomic():
-        _lock_city(record.jurisdiction)
+        lock_city(record.jurisdiction)
         record = type(record).objects.select_for_update().get(pk=record.pk)
         diff = _apply(record, allowed, changes, seen)
         record.save(update_fields=list(diff))
-        _record_event(
+        record_event(
             actor=actor,
             jurisdiction=record.jurisdiction,
             act=act,
@@ -112,8 +112,8 @@ def update_person(
     reason = _reason(reason)
     if "full_name" in changes and not (changes["full_name"] or "").strip():
         raise InvalidInput("full_name", "a name is required")
-    _check_email(changes.get("email"))
-    _check_language(changes.get("preferred_language"))
+    check_email(changes.get("email"))
+    check_language(changes.get("preferred_language"))
     return _update(
         person,
         allowed=PERSON_FIELDS,
@@ -203,7 +203,7 @@ def _no_designated_case(dog: Dog, field: str) -> None:
     for case_id in (
         Case.objects.filter(dog=dog, status=Case.Status.OPEN).order_by("pk").values_list("pk", flat=True)
     ):
-        _lock_case(case_id)
+        lock_case(case_id)
     case = Case.objects.filter(dog=dog, status=Case.Status.OPEN, designation_in_effect=True).first()
     if case is not None:
         raise InvalidInput(
@@ -226,7 +226,7 @@ def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, a
     if since < clock.MIN_DATE:
         raise InvalidInput("since", f"cannot be before {clock.format_date(clock.MIN_DATE)}")
     with transaction.atomic():
-        _lock_city(dog.jurisdiction)
+        lock_city(dog.jurisdiction)
         _no_designated_case(dog, "person")
         if Ownership.objects.filter(dog=dog, person=person, until__isnull=True).exists():
             raise InvalidInput("person", f"{person} already owns {dog.name}")
@@ -236,7 +236,7 @@ def add_owner(dog: Dog, *, person: Person, actor, since: dt.date, reason: str, a
                 f"{person} was already recorded as an owner from {since}; give the day this ownership began",
             )
         ownership = Ownership.objects.create(dog=dog, person=person, since=since)
-        _record_event(
+        record_event(
             actor=actor,
             jurisdiction=dog.jurisdiction,
             act="add_owner",
@@ -256,7 +256,7 @@ def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, a
     reason = _reason(reason)
     at = at or now()
     with transaction.atomic():
-        _lock_city(dog.jurisdiction)
+        lock_city(dog.jurisdiction)
         ownership = Ownership.objects.select_for_update().get(pk=ownership.pk)
         _no_designated_case(dog, "until")
         if ownership.until is not None:
@@ -271,7 +271,7 @@ def end_ownership(ownership: Ownership, *, actor, until: dt.date, reason: str, a
             )
         ownership.until = until
         ownership.save(update_fields=["until"])
-        _record_event(
+        record_event(
             actor=actor,
             jurisdiction=dog.jurisdiction,
             act="end_ownership",
@@ -326,11 +326,11 @@ def record_prior_history(
     if what == PriorHistoryEntry.What.DESIGNATION and not by_whom:
         raise InvalidInput("by_whom", "say who declared it (e.g. the city or county and its officer)")
     fields = {"designation": designation, "by_whom": by_whom, "source": source}
-    _check_lengths(PriorHistoryEntry, fields)
+    check_lengths(PriorHistoryEntry, fields)
     check_text("note", note, STATEMENT_LIMIT)
     with transaction.atomic():
-        _lock_city(dog.jurisdiction)
-        replay = _replayed(idempotency_key, actor=actor, act="record_prior_history")
+        lock_city(dog.jurisdiction)
+        replay = replayed(idempotency_key, actor=actor, act="record_prior_history")
         if replay is not None:
             return PriorHistoryEntry.objects.get(pk=replay.data["id"])
         entry = PriorHistoryEntry.objects.create(
@@ -344,7 +344,7 @@ def record_prior_history(
             **fields,
         )
         words = prior_history_words(what, designation, by_whom)
-        _record_event(
+        record_event(
             actor=actor,
             jurisdiction=dog.jurisdiction,
             act="record_prior_history",

@@ -118,8 +118,7 @@ def drafts_for_step(case: Case, step_id: str, *, inputs: Mapping[str, Any], at: 
 def validate_partly(j, step, state, inputs: Mapping[str, Any], at: dt.datetime) -> dict[str, Any]:
     """The inputs given, cleaned as the engine cleans them, without requiring the ones not given (the
     documents' `contents` is given by this module; the act itself checks the whole form again)."""
-    day = at.astimezone(j.tz).date()
-    return j._procedure.validate_inputs(step, state, inputs, day, partial=True, at=at)
+    return j.validate_inputs_given(step, state, inputs, at)
 
 
 def _is_document_input(step, input_id: str) -> bool:
@@ -141,7 +140,7 @@ def take_step(
     at = at or case_acts.now()
     require_city(actor, case.jurisdiction)
     with transaction.atomic():
-        case_acts._lock_case(case.pk)
+        case_acts.lock_case(case.pk)
         if idempotency_key:
             replay = Event.objects.filter(idempotency_key=idempotency_key).first()
             if replay is not None:
@@ -360,7 +359,7 @@ def correct_document(
     if len(reason) > 2000:
         raise case_acts.InvalidInput("reason", "at most 2,000 characters")
     with transaction.atomic():
-        case_acts._lock_case(document.case_id)
+        case_acts.lock_case(document.case_id)
         if IssuedDocument.objects.filter(replaces=document).exists():
             raise case_acts.InvalidInput(
                 "document", "this version was already corrected; correct the latest version"

@@ -22,8 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dogcase.cases.access import cities_of, staff_roles
-from dogcase.cases.hearings import staff_member
-from dogcase.cases.models import Case, Event, Obligation
+from dogcase.cases.models import Case, Event, Obligation, staff_member
 from dogcase.documents.ical import CalendarItem, calendar_text
 from dogcase.law import library
 
@@ -31,7 +30,7 @@ PAST = dt.timedelta(days=30)
 AHEAD = dt.timedelta(days=400)
 RECORDED_WITHIN = dt.timedelta(days=400)
 LIMIT = 500
-COUNCIL_ROLE = "council_clerk"  # the product role that records the council's acts (dogcase/staff/roles.py)
+COUNCIL_ROLE = "council_clerk"  # the product role that records the council's acts (dogcase/cases/roles.py)
 OPEN = ("open", "overdue", "not_yet", "available")
 
 

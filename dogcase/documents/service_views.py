@@ -14,20 +14,13 @@ from django.urls import reverse
 
 from dogcase.cases import acts as case_acts
 from dogcase.cases.access import cities_of
+from dogcase.cases.act_forms import ActAttempt, attempt_act, clean_token, new_form_token
+from dogcase.cases.guards import in_cities, may_record, require_writer, staff_required
+from dogcase.cases.pages import city_names, now_and_today, sentence
 from dogcase.documents import serving
 from dogcase.documents.models import IssuedDocument
 from dogcase.documents.service_models import ServiceAttempt
 from dogcase.law import library
-from dogcase.staff.guards import in_cities, may_record, require_writer, staff_required
-from dogcase.staff.views.common import (
-    ActAttempt,
-    attempt_act,
-    city_names,
-    clean_token,
-    new_form_token,
-    now_and_today,
-    sentence,
-)
 
 # the mailing sheet shows at most this many pieces a page (a city's day rarely has more; "next" pages on)
 SHEET_PAGE = 200

@@ -173,7 +173,7 @@ def _check_writer(actor, document: IssuedDocument) -> None:
 
 
 def _lock(document: IssuedDocument) -> Case:
-    acts._lock_case(document.case_id)
+    acts.lock_case(document.case_id)
     return Case.objects.select_for_update().select_related("incident").get(pk=document.case_id)
 
 
@@ -183,7 +183,7 @@ def _check_version(case: Case, expected_version: int) -> None:
 
 
 def _store_proofs(proofs: Iterable, document: IssuedDocument, actor, at) -> list:
-    return [acts._store(upload, "proof", document.jurisdiction, actor, at) for upload in proofs]
+    return [acts.store(upload, "proof", document.jurisdiction, actor, at) for upload in proofs]
 
 
 def _bump(case: Case, at: dt.datetime) -> None:
@@ -257,10 +257,10 @@ def record_issuing_service(
             if item.kind == "service_method" and value:
                 method = str(value)
             if step.legal_input is not None and item.id == step.legal_input.id and value:
-                sent_on = acts._parse_value(value)
+                sent_on = acts.parse_value(value)
                 sent_on = sent_on.date() if isinstance(sent_on, dt.datetime) else sent_on
             if item.kind == "date" and value and set(item.all_records) & receipt_events:
-                received_on = acts._parse_value(value)
+                received_on = acts.parse_value(value)
     if method in MAILED:
         outcome = Outcome.DELIVERED if received_on else Outcome.SENT
     else:
@@ -324,7 +324,7 @@ def record_service_attempt(
         raise acts.InvalidInput("received_on", "record the return receipt when it comes back")
     with transaction.atomic():
         case = _lock(document)
-        replay = acts._replayed(idempotency_key, actor=actor, act="record_service_attempt", case=case)
+        replay = acts.replayed(idempotency_key, actor=actor, act="record_service_attempt", case=case)
         if replay is not None:  # the same form sent twice: the attempt it recorded
             attempt = ServiceAttempt.objects.get(pk=replay.data["attempt"])
             return Recorded(
@@ -389,7 +389,7 @@ def record_service_attempt(
         )
         if stored:
             attempt.proofs.add(*stored)
-        acts._record_event(
+        acts.record_event(
             actor=actor,
             jurisdiction=document.jurisdiction,
             act="record_service_attempt",
@@ -446,7 +446,7 @@ def record_mail_return(
         received_on = None
     with transaction.atomic():
         case = _lock(document)
-        replay = acts._replayed(idempotency_key, actor=actor, act="record_mail_return", case=case)
+        replay = acts.replayed(idempotency_key, actor=actor, act="record_mail_return", case=case)
         if replay is not None:
             attempt.refresh_from_db()
             return Recorded(attempt, None, attempt.receipt_event, "")
@@ -475,7 +475,7 @@ def record_mail_return(
         attempt.refresh_from_db()
         if stored:
             attempt.proofs.add(*stored)
-        acts._record_event(
+        acts.record_event(
             actor=actor,
             jurisdiction=document.jurisdiction,
             act="record_mail_return",
@@ -525,7 +525,7 @@ def record_article_number(
         if attempt.article_number:
             raise acts.InvalidInput("article_number", "this piece already has its article number")
         ServiceAttempt.objects.filter(pk=attempt.pk).update(article_number=article_number)
-        acts._record_event(
+        acts.record_event(
             actor=actor,
             jurisdiction=document.jurisdiction,
             act="record_article_number",

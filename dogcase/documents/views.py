@@ -19,12 +19,13 @@ from django.views.decorators.http import require_GET
 from dogcase.accounts import throttle
 from dogcase.accounts.models import LoginThrottle
 from dogcase.cases import acts as case_acts
+from dogcase.cases.files import stored_response
+from dogcase.cases.guards import in_cities, require_writer, staff_required
 from dogcase.cases.models import Case
+from dogcase.cases.pages import now_and_today, sentence
 from dogcase.documents import acts, fill
 from dogcase.documents.models import IssuedDocument
 from dogcase.law import InputError, library
-from dogcase.staff.guards import in_cities, require_writer, staff_required
-from dogcase.staff.views.common import now_and_today, sentence, stored_response
 
 # ------------------------------------------------------------------------------------------ the draft
 
@@ -32,7 +33,7 @@ from dogcase.staff.views.common import now_and_today, sentence, stored_response
 def preview_inputs(j, step, state, post, *, at: dt.datetime, tz) -> dict[str, Any]:
     """What was typed so far, cleaned input by input: a value that does not parse yet is left out (the draft
     shows its element as missing), never an error."""
-    from dogcase.staff.stepforms import FormProblem, read_inputs
+    from dogcase.cases.act_forms import FormProblem, read_inputs
 
     out: dict[str, Any] = {}
     for inp in step.inputs:

@@ -26,9 +26,10 @@ from .model import (
     Setting,
     Withdrawal,
 )
-from .packschema import EFFECTS, EVENTS, PACK, READ_ONLY_STAFF_ROLES, SERVICE_METHODS, VocabularyRef
+from .packschema import EFFECTS, PACK, VocabularyRef
 from .procedure import parse_procedure
 from .schema import Where
+from .vocabulary import EVENTS, READ_ONLY_STAFF_ROLES, SERVICE_METHODS
 from .yamlsource import LineDict, LineList, read_yaml
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
@@ -401,7 +402,7 @@ def _own_events(raw: Any, top: Where, state: Pack | None) -> dict[str, str]:
         eid = item["id"]
         if eid in EVENTS:
             raise where.at("id", item.line_of("id")).fail(
-                f"{eid!r} is already a shared event (packschema.EVENTS): use it as it is"
+                f"{eid!r} is already a shared event (vocabulary.EVENTS): use it as it is"
             )
         if state and eid in state.events:
             raise where.at("id", item.line_of("id")).fail(f"{eid!r} is already an event of {state.id}")
@@ -412,7 +413,7 @@ def _own_events(raw: Any, top: Where, state: Pack | None) -> dict[str, str]:
 
 
 def _event_order(raw: Any, top: Where, provisions: Mapping[str, Any]) -> tuple:
-    """`event_order:` — orderings of events the pack states beyond packschema.EVENT_ORDER."""
+    """`event_order:` — orderings of events the pack states beyond vocabulary.EVENT_ORDER."""
     out = []
     for index, item in enumerate(raw.get("event_order", ())):
         where = top.at("event_order", raw.line_of("event_order")).at(index, raw["event_order"].line_of(index))

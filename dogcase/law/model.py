@@ -120,7 +120,7 @@ class Role:
     description: str | None = None
     staff: tuple[
         str, ...
-    ] = ()  # the product's staff roles that act as this pack role (packschema.STAFF_ROLES)
+    ] = ()  # the product's staff roles that act as this pack role (vocabulary.STAFF_ROLES)
 
 
 DEFECT_KIND_LABELS = {

@@ -1,4 +1,4 @@
-"""The shape of a pack file (docs/law-packs.md), as schema specs."""
+"""The shape of a pack file (docs/law-packs.md), as schema specs; its vocabularies are in vocabulary.py."""
 
 from __future__ import annotations
 
@@ -26,189 +26,24 @@ from .schema import (
     Spec,
     Where,
 )
+from .vocabulary import (
+    ACTS,
+    COUNTINGS,
+    EVENTS,
+    INPUT_KINDS,
+    PROOF_KINDS,
+    RECIPIENT_RULES,
+    REFUSAL_CODES,
+    SERVICE_METHODS,
+    STAFF_ROLES,
+    UNITS,
+)
 
-EVENTS = (
-    "incident",
-    "classification",
-    "declaration",
-    "notice_date",
-    "notice_sent",
-    "notice_received",
-    "hearing_request_received",
-    # the hearing: one event, its last day ("after the hearing", "after the close of the hearing"), so that the
-    # state's and a city's ten days, and Tracy's three, run from the same date
-    "hearing_closed",
-    "decision_received",
-    "seizure",
-    "impoundment",
-    "death",
-    "transfer",
-    "dog_unconfined_or_attack",
-    "lease_start",
-    "registration_issued",
-    # procedure events (docs/procedure.md)
-    "hearing_request_filed",
-    "hearing_scheduled",
-    "decision_issued",
-    "recommendation",
-    "council_decision",
-    "release",
-    "disposal",
-    "destruction",
-    "sterilization",
-    "security_posted",
-    "review_requested",
-    "review_decided",
-    "owner_reported",
-    "owner_not_located",
-    "impoundment_ordered",
-    "impoundment_notice_sent",
-    "impoundment_hearing_request_received",
-    "impoundment_hearing_closed",
-    "impoundment_decision_received",
-    "move",
-    "landlord_disclosure",
-    # the hearing on a destruction (§ 90.15 (K), Minn. Stat. 347.56): its own track, so that its dates do
-    # not overwrite those of the hearing on the declaration
-    "destruction_notice_date",
-    "destruction_notice_received",
-    "destruction_hearing_request_received",
-    "destruction_hearing_scheduled",
-    "destruction_hearing_closed",
-    "destruction_decision_issued",
-    "destruction_council_decision",
-    # the ownership ban of 347.542, which follows a person's conviction (steps that concern the person)
-    "conviction",
-    "ban_review_requested",
-)
-# The order the meaning of the shared events gives them: (event, the events it cannot precede). A date a step
-# records for `event` may not be before the case's date of any of those (docs/procedure.md, "Dates in order");
-# a pack adds orderings of its own under `event_order:`.
-EVENT_ORDER = (
-    # a notice is not received before it was dated, sent or served
-    ("notice_received", ("notice_date", "notice_sent")),
-    ("destruction_notice_received", ("destruction_notice_date",)),
-    # a request is not received before it was filed; a hearing is not scheduled before the request it answers
-    ("hearing_request_received", ("hearing_request_filed",)),
-    ("hearing_scheduled", ("hearing_request_received", "hearing_request_filed")),
-    ("destruction_hearing_scheduled", ("destruction_hearing_request_received",)),
-    # a hearing is not held before the date it was scheduled for (a new date is a correction, with its reason)
-    ("hearing_closed", ("hearing_scheduled",)),
-    ("destruction_hearing_closed", ("destruction_hearing_scheduled",)),
-    # the Council decides on the recommendation it received
-    ("council_decision", ("recommendation",)),
-    ("destruction_council_decision", ("destruction_decision_issued",)),
-)
-# The longest text a step's text input takes, unless the input says `max_length:` (docs/procedure.md)
-TEXT_LIMIT = 5000
-TEXT_LIMIT_MAX = 20000
-# event names no longer in the vocabulary, and the event a step stored with one is now read as (a case
-# recorded before the hearing became one event keeps its dates)
-RETIRED_EVENTS = {
-    "hearing_held": "hearing_closed",
-    "impoundment_hearing_held": "impoundment_hearing_closed",
-    "destruction_hearing_held": "destruction_hearing_closed",
-}
-ACTS = (
-    "declare",
-    "classify",
-    "serve_notice",
-    "receive_hearing_request",
-    "schedule_hearing",
-    "hold_hearing",
-    "decide_appeal",
-    "recommend",
-    "confirm_or_rescind",
-    "issue_certificate",
-    "inspect_enclosure",
-    "seize",
-    "impound",
-    "order_impoundment",
-    "order_destruction",
-    "destroy",
-    "dispose",
-    "release",
-    "review_designation",
-    "implant_microchip",
-    "sterilize",
-    "set_fees",
-    "receive_report",
-    "transfer_to_responsible_person",
-    "review_ban",
-    # procedure acts with no authority provision of their own in the shipped packs (steps give roles + reading)
-    "receive_proof",
-    "receive_security",
-    "record_event",
-    "record_transfer",
-)
-SERVICE_METHODS = (
-    "personal",
-    "certified_mail",
-    "certified_mail_return_receipt",
-    "registered_mail",
-    "mail",
-    "hand_delivery",
-    "posting_where_dog_kept",
-    "posting_on_owner_property",
-    "delivery_to_resident",
-    "telephone_if_possible",
-)
-# a service method that is a form of another (certified mail is mail; hand delivery is personal delivery):
-# a city notice served by such a method also meets a state notice that accepts the more general one
-SERVICE_METHOD_FORMS = {
-    "certified_mail": ("mail",),
-    "certified_mail_return_receipt": ("certified_mail", "mail"),
-    "registered_mail": ("mail",),
-    "hand_delivery": ("personal",),
-}
-STAFF_ROLES = (
-    "animal_control_officer",
-    "police_officer",
-    "city_clerk",
-    "hearing_officer",
-    "council_clerk",
-    "auditor",
-    "administrator",
-)
-# staff roles that never act (they read): a pack role acted only through them is acted by nobody
-# (dogcase.cases.access.READ_ONLY is this list)
-# The kinds of proof of a requirement (a requirement's `proof:`; docs/proofs.md).
-PROOF_KINDS = ("coverage", "microchip", "sterilization", "photos", "document")
-READ_ONLY_STAFF_ROLES = ("auditor",)
-INPUT_KINDS = (
-    "date",
-    "datetime",
-    "text",
-    "bool",
-    "file",
-    "designation",
-    "service_method",
-    "outcome",
-    "proofs",
-    "seizure_ground",
-    # a member of staff designated to take a later act (the hearing officer who will hold the hearing): the
-    # choices come from the product (its users who may take that act), the engine holds them to impartiality
-    "staff_member",
-)
-REFUSAL_CODES = (
-    "not_empowered",
-    "not_impartial",
-    "not_yet",
-    "too_late",
-    "waiting",
-    "missing_step",
-    "already_taken",
-    "outcome",
-    "not_proven",
-    "no_ground",
-    "not_applicable",
-    "prohibited",
-    "case_closed",
-    "wrong_state",
-    "undetermined",
-)
-UNITS = ("calendar_days", "business_days", "hours", "weeks", "months", "years")
-COUNTINGS = ("mn_645_15", "includes_trigger_day", "no_roll", "business_days", "elapsed")
+# names of vocabulary.py that modules import from here (procedure, documents, cases, api)
+from .vocabulary import READ_ONLY_STAFF_ROLES as READ_ONLY_STAFF_ROLES
+from .vocabulary import RETIRED_EVENTS as RETIRED_EVENTS
+from .vocabulary import TEXT_LIMIT as TEXT_LIMIT
+from .vocabulary import TEXT_LIMIT_MAX as TEXT_LIMIT_MAX
 
 
 class VocabularyRef(Spec):
@@ -249,14 +84,6 @@ class VocabularyRef(Spec):
 
 EVENT = VocabularyRef("event", EVENTS, "events")
 SERVICE_METHOD = VocabularyRef("service_method", SERVICE_METHODS, "service_methods")
-# who a notice is addressed to, as a rule the staff app can show (docs/law-packs.md, notice)
-RECIPIENT_RULES = {
-    "owner": "the owner (service on any owner)",
-    "every_owner": "every owner of the dog",
-    "owner_of_record": "the owner of record",
-    "owner_of_record_else_any_owner": "the owner of record or, if there is none, any owner",
-    "owner_and_keeper": "the owner and the person keeping the dog",
-}
 
 
 class ConditionSpec(Spec):
@@ -480,7 +307,7 @@ STEP = Record(
 PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
 
 # the documents the law requires (docs/law-packs.md, "Documents"); the wording's {sources} are checked by
-# dogcase/law/documents.py
+# dogcase/law/documents/
 ELEMENT_REF = Ident("abcdefghijklmnopqrstuvwxyz0123456789_.")
 
 
@@ -795,7 +622,7 @@ PACK = Record(
             min_items=1,
         ),
         "events": ListOf(Record(required={"id": ID, "words": STR}), min_items=1),
-        # orderings of events beyond packschema.EVENT_ORDER: a date recorded for `event` may not precede them
+        # orderings of events beyond vocabulary.EVENT_ORDER: a date recorded for `event` may not precede them
         "event_order": ListOf(
             Record(
                 required={"event": EVENT, "not_before": ListOf(EVENT, min_items=1, unique=True)},
@@ -818,108 +645,6 @@ PACK = Record(
                 },
             ),
             min_items=1,
-        ),
-    },
-)
-
-
-class _AnyInput(Spec):
-    name = "a form value (date, text, true/false, number or a list)"
-
-    def check(self, value: Any, where: Where) -> None:
-        if isinstance(value, list):
-            ListOf(SCALAR).check(value, where)
-        else:
-            DATE_OR_SCALAR.check(value, where)
-
-
-_ANY_INPUT = _AnyInput()
-_TAKEN = Record(
-    required={"step": ID, "at": DATE_OR_SCALAR, "by": ID},
-    optional={"inputs": MapOf(_ANY_INPUT)},
-)
-_EXPECT_STATUS = OneOf("eligible", "not_eligible", "barred", "undetermined")
-CASES = Record(
-    required={"format": INT},
-    optional={
-        "classify": ListOf(
-            Record(
-                required={
-                    "name": STR,
-                    "date": DATE,
-                    "facts": MapOf(Optional(SCALAR_OR_LIST)),
-                    "expect": MapOf(_EXPECT_STATUS),
-                },
-                optional={
-                    "matched": ListOf(STR),
-                    "barred_by": ListOf(STR),
-                    "missing": ListOf(ID),
-                    "notes": ListOf(STR),
-                    "flagged": MapOf(ListOf(STR)),
-                },
-            )
-        ),
-        "procedure": ListOf(
-            Record(
-                required={"name": STR, "incident": DATE},
-                optional={
-                    "actors": MapOf(ListOf(OneOf(*STAFF_ROLES), min_items=1)),
-                    "settings": MapOf(Optional(SCALAR)),
-                    "taken": ListOf(_TAKEN),
-                    "check": Record(
-                        required={"step": ID, "by": ID, "at": DATE_OR_SCALAR},
-                        optional={"inputs": MapOf(_ANY_INPUT)},
-                    ),
-                    "obligations": Record(required={"at": DATE_OR_SCALAR}),
-                    "expect": Record(
-                        optional={
-                            "allowed": BOOL,
-                            "codes": ListOf(OneOf(*REFUSAL_CODES)),
-                            "cites": ListOf(STR),
-                            "layer": OneOf("city", "state", "city+state"),
-                            "obligations": MapOf(
-                                Record(
-                                    optional={
-                                        "status": OneOf(
-                                            "open",
-                                            "met",
-                                            "overdue",
-                                            "lapsed",
-                                            "not_yet",
-                                            "available",
-                                            "withdrawn",
-                                            "undetermined",
-                                        ),
-                                        "due": Optional(DATE_OR_SCALAR),
-                                        "met_by": Optional(ID),
-                                        "late": BOOL,
-                                        "consequences": ListOf(STR),
-                                    }
-                                )
-                            ),
-                            "absent": ListOf(ID),
-                        }
-                    ),
-                },
-            )
-        ),
-        "deadlines": ListOf(
-            Record(
-                required={
-                    "name": STR,
-                    "deadline": ID,
-                    "events": MapOf(DATE_OR_SCALAR),
-                    "expect": Record(
-                        optional={
-                            "due": Optional(DATE_OR_SCALAR),
-                            "set_by": ListOf(STR),
-                            "status": OneOf("determined", "undetermined"),
-                            "entries": INT,
-                        }
-                    ),
-                },
-                optional={"on": DATE, "settings": MapOf(Optional(SCALAR)), "designation": ID},
-            )
         ),
     },
 )

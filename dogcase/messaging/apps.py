@@ -7,4 +7,5 @@ class MessagingConfig(AppConfig):
     verbose_name = "Messages"
 
     def ready(self) -> None:
-        from dogcase.messaging import checks, signals  # noqa: F401  (deploy checks; the acts' messages)
+        # deploy checks; the acts' messages; the jobs, which answer the requests to send a message
+        from dogcase.messaging import checks, signals, tasks  # noqa: F401

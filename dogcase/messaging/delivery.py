@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from dogcase.cases.access import RECORD_KEEPERS
 from dogcase.cases.models import Task
+from dogcase.messaging.enqueue import enqueue_send
 from dogcase.messaging.models import Message
 
 log = logging.getLogger(__name__)
@@ -103,8 +104,6 @@ def _failed(message: Message, exc: Exception, at: dt.datetime) -> None:
                 status_reason=f"attempt {message.attempts} failed ({detail}); will try again",
                 history=history,
             )
-            from dogcase.messaging.outbox import enqueue_send
-
             transaction.on_commit(lambda: enqueue_send(message.pk, run_after=retry_at))
         return
     why = (

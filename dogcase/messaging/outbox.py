@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from dogcase.cases.models import Case, Person
 from dogcase.messaging.compose import compose
+from dogcase.messaging.enqueue import enqueue_send
 from dogcase.messaging.models import Message
 
 KINDS = frozenset(Message.Kind.values)
@@ -140,12 +141,3 @@ def notify(
             transaction.on_commit(lambda pk=row.pk: enqueue_send(pk))
         out.append(row)
     return out
-
-
-def enqueue_send(message_id: int, *, run_after=None) -> None:
-    from dogcase.messaging.tasks import send_message
-
-    task = send_message
-    if run_after is not None and task.get_backend().supports_defer:
-        task = task.using(run_after=run_after)
-    task.enqueue(message_id)

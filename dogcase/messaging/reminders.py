@@ -26,7 +26,7 @@ def _is_right(ob: Obligation) -> bool:
     if ob.status == "lapsed":
         return True
     try:
-        plan = library().get(ob.jurisdiction)._deadline_plans.get(ob.deadline_id)
+        plan = library().get(ob.jurisdiction).deadline_plans.get(ob.deadline_id)
     except Exception:  # noqa: BLE001 - a city whose pack is not installed
         return False
     return bool(getattr(plan, "right", False))

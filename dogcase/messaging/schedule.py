@@ -9,12 +9,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from dogcase.messaging.models import DailyRun
+from dogcase.messaging.tasks import daily_sweep
 
 
 def schedule_daily_sweep(at: dt.datetime | None = None) -> bool:
     """Enqueue the sweep of `at`'s day unless it was enqueued already; True when it was enqueued now."""
-    from dogcase.messaging.tasks import daily_sweep
-
     at = at or timezone.now()
     day = timezone.localdate(at)
     try:

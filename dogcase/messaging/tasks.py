@@ -2,6 +2,7 @@
 by `manage.py db_worker`, docs/deploy.md):
 
 - send_message: one message, at most once (dogcase.messaging.delivery), retried with back-off by itself;
+  enqueued by enqueue_send_message() when a message is written or retried (dogcase.messaging.enqueue);
 - daily_sweep: the day's sweep (dogcase.cases.acts.sweep), then the day's reminders, the messages whose
   worker stopped while sending them (failed: serve on paper), then the check of the day's issued documents; enqueued once a day by `dogcase sweep --every` (dogcase.messaging.schedule);
 - verify_documents: a batch of issued documents read back from the storage and checked against the hash
@@ -18,8 +19,14 @@ import hashlib
 import logging
 
 from django.db import transaction
+from django.dispatch import receiver
 from django.tasks import task
 from django.utils import timezone
+
+from dogcase.messaging.delivery import deliver, fail_stuck
+from dogcase.messaging.enqueue import send_requested
+from dogcase.messaging.models import DailyRun
+from dogcase.messaging.reminders import send_reminders
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +51,16 @@ def retry_later(job, *, attempt: int, exc: Exception, **kwargs) -> bool:
 
 @task()
 def send_message(message_id: int) -> str:
-    from dogcase.messaging.delivery import deliver
-
     return deliver(message_id)
+
+
+@receiver(send_requested, dispatch_uid="messaging_enqueue_send")
+def enqueue_send_message(sender, *, message_id: int, run_after=None, **kwargs) -> None:
+    """The send job of a message asked for (dogcase.messaging.enqueue); deferred to run_after if it can be."""
+    task = send_message
+    if run_after is not None and task.get_backend().supports_defer:
+        task = task.using(run_after=run_after)
+    task.enqueue(message_id)
 
 
 @task()
@@ -54,9 +68,6 @@ def daily_sweep(day: str, attempt: int = 1) -> dict:
     """The sweep of `day` (ISO date), its reminders and the check of its documents; the report is kept on the
     day's DailyRun row. Safe to run again: the sweep raises each task once and each reminder's key is unique."""
     from dogcase.cases.acts import sweep
-    from dogcase.messaging.delivery import fail_stuck
-    from dogcase.messaging.models import DailyRun
-    from dogcase.messaging.reminders import send_reminders
 
     try:
         at = timezone.now()

@@ -7,11 +7,11 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from dogcase.cases.guards import in_cities, staff_required
 from dogcase.cases.models import Case
 from dogcase.owners import codes
 from dogcase.owners.models import CaseAccessCode
 from dogcase.owners.urls_util import portal_url
-from dogcase.staff.guards import in_cities, staff_required
 
 
 @staff_required

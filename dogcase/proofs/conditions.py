@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from dogcase.cases.acts import case_state, jurisdiction_of
+from dogcase.cases.models import case_state, jurisdiction_of
 from dogcase.law.jurisdiction import requirement_amounts
 
 DEFAULT_KIND = "document"

@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from dogcase.cases import files as file_store
 from dogcase.cases.access import require_city, staff_roles
-from dogcase.cases.acts import _lock_case, _roles_text, jurisdiction_of
+from dogcase.cases.acts.core import lock_case, roles_text
 from dogcase.cases.audit import append_event
-from dogcase.cases.models import Case, Event, Person
+from dogcase.cases.models import Case, Event, Person, jurisdiction_of
 from dogcase.law import clock
 from dogcase.proofs import conditions as law
 from dogcase.proofs.models import ProofFile, ProofSubmission
@@ -276,7 +276,7 @@ def submit(
     cleaned = clean(cond, data, list(uploads), day)
     stored = cleaned.pop("_files")
     with transaction.atomic():
-        _lock_case(case.pk)
+        lock_case(case.pk)
         proof = ProofSubmission.objects.create(
             jurisdiction=case.jurisdiction,
             case=case,
@@ -305,7 +305,7 @@ def submit(
             case=case,
             actor=actor,
             actor_name=person.full_name if person is not None else None,
-            actor_roles="owner" if person is not None else _roles_text(actor),
+            actor_roles="owner" if person is not None else roles_text(actor),
             kind=Event.Kind.RECORD,
             act="submit_proof",
             summary=f"Proof sent by {who}: {cond.what}",
@@ -332,7 +332,7 @@ def _review(proof: ProofSubmission, *, actor, accepted: bool, reason: str, at: d
     if errors:
         raise ProofInvalid(errors)
     with transaction.atomic():
-        _lock_case(proof.case_id)
+        lock_case(proof.case_id)
         locked = ProofSubmission.objects.select_for_update().select_related("case").get(pk=proof.pk)
         if locked.status != ProofSubmission.Status.SUBMITTED:
             raise ProofInvalid(
@@ -358,7 +358,7 @@ def _review(proof: ProofSubmission, *, actor, accepted: bool, reason: str, at: d
             jurisdiction=case.jurisdiction,
             case=case,
             actor=actor,
-            actor_roles=_roles_text(actor),
+            actor_roles=roles_text(actor),
             kind=Event.Kind.RECORD,
             act="review_proof",
             summary=(f"Proof accepted: {what}" if accepted else f"Proof not accepted: {what} — {reason}"),

@@ -14,13 +14,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from dogcase.cases.access import cities_of
+from dogcase.cases.files import stored_response
+from dogcase.cases.guards import in_cities, staff_required
 from dogcase.cases.models import Case
 from dogcase.proofs import conditions as law
 from dogcase.proofs import services
 from dogcase.proofs.models import ProofFile, ProofSubmission
 from dogcase.proofs.owner_views import FIELDS, form_context, posted_values
-from dogcase.staff.guards import in_cities, staff_required
-from dogcase.staff.views.common import stored_response
 
 PAGE_SIZE = 25
 # the note of a proof entered by staff: how the paper came in
@@ -56,7 +56,7 @@ def _proof(user, pk: int) -> ProofSubmission:
         raise Http404("No such proof in your cities.") from None
 
 
-def _label(proof: ProofSubmission) -> tuple[str, str]:
+def proof_label(proof: ProofSubmission) -> tuple[str, str]:
     cond = law.condition(proof.case, proof.condition)
     return (cond.label, cond.citation) if cond else (proof.condition.replace("_", " "), "")
 
@@ -65,7 +65,7 @@ def _label(proof: ProofSubmission) -> tuple[str, str]:
 def queue(request):
     paginator = Paginator(waiting(request.user), PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
-    rows = [{"proof": p, "label": _label(p)[0]} for p in page.object_list]
+    rows = [{"proof": p, "label": proof_label(p)[0]} for p in page.object_list]
     return render(
         request,
         "proofs/queue.html",
@@ -76,7 +76,7 @@ def queue(request):
 @staff_required
 def detail(request, pk: int, *, errors=None, status=200, reason=""):
     proof = _proof(request.user, pk)
-    label, citation = _label(proof)
+    label, citation = proof_label(proof)
     cond = law.condition(proof.case, proof.condition)
     context = {
         "proof": proof,
@@ -106,7 +106,7 @@ def accept(request, pk: int):
         services.accept(proof, actor=request.user)
     except services.ProofInvalid as exc:
         return detail(request, pk, errors=exc.errors, status=400)
-    messages.success(request, f"Proof accepted: {_label(proof)[0]}.")
+    messages.success(request, f"Proof accepted: {proof_label(proof)[0]}.")
     return redirect(_after(request, proof))
 
 
@@ -119,7 +119,7 @@ def reject(request, pk: int):
         services.reject(proof, actor=request.user, reason=reason)
     except services.ProofInvalid as exc:
         return detail(request, pk, errors=exc.errors, status=400, reason=reason)
-    messages.success(request, f"Proof not accepted: {_label(proof)[0]}. The owner is shown your reason.")
+    messages.success(request, f"Proof not accepted: {proof_label(proof)[0]}. The owner is shown your reason.")
     return redirect(_after(request, proof))
 
 

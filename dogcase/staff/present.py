@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from dogcase.cases.pages import humanize
 from dogcase.law.jurisdiction import EVENT_WORDS
 
 LAYER_WORDS = {
@@ -75,12 +76,6 @@ WHO_WORDS = {"owner": "The owner", "city": "The city"}
 
 def layer_words(layer: str | None) -> str:
     return LAYER_WORDS.get(layer or "", layer or "")
-
-
-def humanize(value: Any) -> str:
-    """An id as words: `substantial_bodily_harm` -> "Substantial bodily harm"."""
-    text = str(value).replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
 
 
 def plural(n: int, word: str) -> str:

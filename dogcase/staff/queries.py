@@ -20,6 +20,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 
 from dogcase.cases.access import cities_of, staff_roles, staff_roles_for_pack_roles
+from dogcase.cases.guards import in_cities
 from dogcase.cases.models import (
     Case,
     Dog,
@@ -33,7 +34,6 @@ from dogcase.cases.models import (
     Victim,
 )
 from dogcase.staff import search_index
-from dogcase.staff.guards import in_cities
 
 # Staff who oversee everything of their cities see every item on the dashboard, not only those their role
 # can meet.

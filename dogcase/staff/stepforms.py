@@ -1,5 +1,5 @@
-"""The form of a legal act, built from the step's `inputs` in the law pack (docs/procedure.md), and the
-reading of what was submitted into the values `acts.take_step` takes."""
+"""The form of a legal act, built from the step's `inputs` in the law pack (docs/procedure.md); what was
+submitted is read into the values `acts.take_step` takes by dogcase.cases.act_forms."""
 
 from __future__ import annotations
 
@@ -7,23 +7,10 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from dogcase.cases.act_forms import HIDDEN_KINDS, LIST_KINDS
 from dogcase.cases.hearings import designatable_staff
-from dogcase.law import clock
 from dogcase.staff.entered import staff_name
 from dogcase.staff.present import designation_label, humanize
-
-# Inputs answered by ticking several boxes: the conditions proven.
-LIST_KINDS = frozenset({"proofs"})
-# Inputs the form does not show: the elements the issued documents contain are given by the documents app
-# (dogcase.documents.acts), never ticked.
-HIDDEN_KINDS = frozenset({"document"})
-
-
-class FormProblem(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,85 +98,3 @@ def choice_message(field: dict[str, Any] | None) -> str:
     if field["kind"] in LIST_KINDS:
         return f"Tick only the boxes offered here{f': {labels}' if labels else ''}."
     return f"Choose one of the choices offered{f': {labels}' if labels else ''}."
-
-
-def raw_values(step, post) -> dict[str, Any]:
-    """What the user typed, to re-show in the form after a refusal."""
-    out: dict[str, Any] = {}
-    for inp in step.inputs:
-        name = f"in-{inp.id}"
-        if inp.kind in HIDDEN_KINDS:
-            continue
-        if inp.kind in LIST_KINDS:
-            out[inp.id] = post.getlist(name)
-        elif inp.kind != "file":
-            out[inp.id] = (post.get(name) or "").strip()
-    return out
-
-
-def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
-    """The submitted values as `take_step` takes them: dates as YYYY-MM-DD, instants as ISO text with the
-    city's offset, yes/no as booleans, the proofs as a list. Empty optional fields are left out. A file
-    input carries the upload's name (the file itself goes to `take_step` as an upload), so that a required
-    file passes the law's check of the form."""
-    out: dict[str, Any] = {}
-    for inp in step.inputs:
-        name = f"in-{inp.id}"
-        required = bool(inp.required)
-        if inp.kind in HIDDEN_KINDS:
-            continue
-        if inp.kind == "file":
-            upload = files.get(name)
-            if upload is not None:
-                out[inp.id] = upload.name or "upload"
-            elif required:
-                raise FormProblem(inp.id, "Choose the file to upload.")
-            continue
-        if inp.kind in LIST_KINDS:
-            chosen = [v for v in post.getlist(name) if v]
-            out[inp.id] = chosen
-            continue
-        raw = (post.get(name) or "").strip()
-        if not raw:
-            if required:
-                raise FormProblem(inp.id, _missing(inp.kind))
-            continue
-        if inp.kind == "date":
-            try:
-                out[inp.id] = dt.date.fromisoformat(raw).isoformat()
-            except ValueError:
-                raise FormProblem(inp.id, _date_problem(raw, "Write the date as YYYY-MM-DD.")) from None
-        elif inp.kind == "datetime":
-            try:
-                moment = dt.datetime.fromisoformat(raw)
-            except ValueError:
-                raise FormProblem(inp.id, _date_problem(raw, "Give a date and a time.")) from None
-            if moment.tzinfo is None:
-                moment = moment.replace(tzinfo=tz)
-            out[inp.id] = moment.isoformat()
-        elif inp.kind == "bool":
-            if raw not in ("yes", "no"):
-                raise FormProblem(inp.id, "Answer yes or no.")
-            out[inp.id] = raw == "yes"
-        else:
-            out[inp.id] = raw  # the law engine holds a text to its limit, on the form and the API alike
-    return out
-
-
-def _date_problem(raw: str, otherwise: str) -> str:
-    """A date that is written right but does not exist (2026-02-30) is said to not exist."""
-    missing = clock.missing_day(raw)
-    return f"{missing[:1].upper()}{missing[1:]}." if missing else otherwise
-
-
-def _missing(kind: str) -> str:
-    return {
-        "date": "Give the date.",
-        "datetime": "Give the date and time.",
-        "bool": "Answer yes or no.",
-        "designation": "Choose the designation.",
-        "service_method": "Choose how it was served.",
-        "outcome": "Choose the decision.",
-        "seizure_ground": "Choose the ground for seizure.",
-        "staff_member": "Choose the person.",
-    }.get(kind, "This is required.")

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from dogcase.cases import acts
-from dogcase.cases.demo import with_complete_notices
+from dogcase.demo import with_complete_notices
 
 CT = ZoneInfo("America/Chicago")
 # A Monday, clear of holidays for weeks either side (Memorial Day 2026 is May 25, Juneteenth June 19).

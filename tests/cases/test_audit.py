@@ -16,8 +16,8 @@ from django.db import DatabaseError, connection, transaction
 from dogcase import cli
 from dogcase.cases import acts, append_only, audit
 from dogcase.cases.audit import GENESIS, append_event, verify_chain
-from dogcase.cases.integrity import verify_all
 from dogcase.cases.models import ChainHead, Dog, Event, StoredFile
+from dogcase.ops.integrity import verify_all
 from tests.cases.conftest import BITE, at
 
 TABLE = Event._meta.db_table  # a constant, not input: the raw SQL plays a tamperer

@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from dogcase.cases.integrity import verify_all
 from dogcase.cases.models import StoredFile
 from dogcase.documents.models import IssuedDocument
+from dogcase.ops.integrity import verify_all
 from dogcase.proofs.models import ProofFile
 
 pytestmark = pytest.mark.django_db

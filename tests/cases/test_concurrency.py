@@ -7,6 +7,7 @@ import pytest
 from django.db import connection, transaction
 
 from dogcase.cases import acts, append_only
+from dogcase.cases.acts import steps
 from dogcase.cases.audit import verify_chain
 from dogcase.cases.models import Event
 from tests.cases.conftest import Story, at
@@ -66,7 +67,7 @@ def test_simultaneous_acts_on_one_case_one_lands_the_other_is_told(staff):
 def _held_inside(monkeypatch):
     """Make the next act pause inside its transaction (its chain locked, its event written) until released."""
     inside, release = threading.Event(), threading.Event()
-    original = acts.recompute_obligations
+    original = steps.recompute_obligations
 
     def paused(case, **kwargs):
         result = original(case, **kwargs)
@@ -75,7 +76,7 @@ def _held_inside(monkeypatch):
             assert release.wait(20)
         return result
 
-    monkeypatch.setattr(acts, "recompute_obligations", paused)
+    monkeypatch.setattr(steps, "recompute_obligations", paused)
     return inside, release
 
 
@@ -181,7 +182,7 @@ def test_a_second_act_on_the_same_case_waits_for_the_first(staff, monkeypatch):
 
     def on_the_same_case():
         with transaction.atomic():
-            acts._lock_case(s.case.pk)
+            acts.lock_case(s.case.pk)
 
     outcomes = _acts_beside_a_held_act(monkeypatch, s.case, staff["officer"], on_the_same_case)
     assert outcomes[0].startswith("other failed") and "lock" in outcomes[0]
@@ -202,7 +203,8 @@ def test_event_numbers_go_on_past_events_restored_without_their_sequence(staff):
 
 @pytest.mark.django_db(transaction=True)
 def test_verify_reads_one_state_while_acts_commit_between_its_checks(staff, monkeypatch):
-    from dogcase.cases import audit, integrity
+    from dogcase.cases import audit
+    from dogcase.ops import integrity
 
     s = Story(
         staff,

@@ -13,8 +13,8 @@ import datetime as dt
 import pytest
 
 from dogcase.cases import acts
+from dogcase.cases.roles import ROLES
 from dogcase.law import Actor, CaseState, library
-from dogcase.staff.roles import ROLES
 
 AT = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
 OFFICER, POLICE, CLERK, HEARING, COUNCIL = (

@@ -22,7 +22,7 @@ from dogcase.cases.models import (
     Task,
     Victim,
 )
-from dogcase.cases.scale import CITIES, shifted
+from dogcase.demo.scale import CITIES, shifted
 
 
 def seed(**options) -> dict:

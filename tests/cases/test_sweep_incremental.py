@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
-from dogcase.cases import acts
+from dogcase.cases.acts import obligations as acts
 from dogcase.cases.models import Case, Event, Obligation, Task
 from tests.cases.conftest import SERIOUS, at, on
 
@@ -104,8 +104,8 @@ def test_a_sweep_with_nothing_due_recomputes_nothing_and_takes_no_audit_lock(dem
     later = timezone.now() + dt.timedelta(days=3)
     acts.sweep(at=later)
     locks = []
-    real_lock = acts._lock_case
-    monkeypatch.setattr(acts, "_lock_case", lambda *a, **k: locks.append(1) or real_lock(*a, **k))
+    real_lock = acts.lock_case
+    monkeypatch.setattr(acts, "lock_case", lambda *a, **k: locks.append(1) or real_lock(*a, **k))
     events = Event.objects.count()
     report = acts.sweep(at=later + dt.timedelta(minutes=5))
     assert (report.recomputed, report.tasks_raised, report.changes) == (0, 0, 0)
@@ -208,8 +208,8 @@ def test_a_row_made_overdue_after_the_sweep_began_keeps_its_mark_for_the_next_sw
 def test_a_task_key_longer_than_its_column_is_kept_whole_by_its_hash(story):
     long_a = "x" * 190 + ":first-consequence"
     long_b = "x" * 190 + ":other-consequence"
-    assert acts._task_key(long_a) != acts._task_key(long_b)
-    assert len(acts._task_key(long_a)) <= 200 and acts._task_key("short:key") == "short:key"
+    assert acts.task_key(long_a) != acts.task_key(long_b)
+    assert len(acts.task_key(long_a)) <= 200 and acts.task_key("short:key") == "short:key"
 
 
 def test_a_change_of_law_that_moves_a_time_is_recorded_in_the_cases_chain(story, monkeypatch):

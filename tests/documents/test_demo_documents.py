@@ -3,7 +3,7 @@
 import pytest
 from django.utils import timezone
 
-from dogcase.cases.demo import load_demo
+from dogcase.demo import load_demo
 from dogcase.documents.models import IssuedDocument
 from dogcase.law import library
 from tests.documents.conftest import contains_values, pdf_text

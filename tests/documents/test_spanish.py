@@ -108,7 +108,7 @@ def test_every_deadline_of_the_owner_and_the_city_has_a_spanish_explanation():
     missing = set()
     for j in library().jurisdictions.values():
         for deadline_id in j.deadline_ids():
-            plan = j._deadline_plans[deadline_id]
+            plan = j.deadline_plans[deadline_id]
             if plan.who not in ("owner", "city"):
                 continue
             texts = {plan.what} | {

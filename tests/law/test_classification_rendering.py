@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dogcase.law.classification import Classification, _summary
 from dogcase.law.errors import LawNotInForce
-from dogcase.law.jurisdiction import Classification, _summary
 from dogcase.law.loader import Library
 from dogcase.law.rules import FALSE, DesignationResult, evaluate
 from tests.law.lakeview import install_lakeview
@@ -103,7 +103,7 @@ def lib(tmp_path_factory) -> Library:
 def _dates(j) -> list[dt.date]:
     """A day on each side of every change of law, and a few ordinary days."""
     days = {dt.date(2015, 6, 1), dt.date(2020, 1, 1), dt.date(2025, 6, 1), dt.date(2026, 3, 2)}
-    for boundary in j._boundaries:
+    for boundary in j.boundaries:
         days |= {boundary - dt.timedelta(days=1), boundary}
     return sorted(days)
 

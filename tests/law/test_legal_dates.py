@@ -292,7 +292,7 @@ def test_a_right_still_running_is_open():
 )
 def test_rights_and_duties_of_the_packs(jurisdiction, deadline, right):
     j = library().get(jurisdiction)
-    assert j._deadline_plans[deadline].right is right
+    assert j.deadline_plans[deadline].right is right
 
 
 def test_a_lapsed_tracy_impoundment_hearing_right_has_no_consequences():
@@ -346,7 +346,7 @@ def test_layers_must_agree_whether_a_deadline_is_a_right(tmp_path):
     (folder / "south-city" / "pack.yaml").write_text(city, encoding="utf-8")
     from dogcase.law.loader import Library
 
-    assert Library(folder).get("south-city")._deadline_plans["owner.request_hearing"].right
+    assert Library(folder).get("south-city").deadline_plans["owner.request_hearing"].right
 
 
 # ------------------------------------------------------------------------------------------ loader: when, dated_by

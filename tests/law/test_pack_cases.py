@@ -12,7 +12,7 @@ import pytest
 
 from dogcase.law import library, parse_events
 from dogcase.law.loader import PACKS_DIR
-from dogcase.law.packschema import CASES
+from dogcase.law.packcases import CASES
 from dogcase.law.schema import Where
 from dogcase.law.yamlsource import read_yaml
 

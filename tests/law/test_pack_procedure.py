@@ -14,8 +14,9 @@ import pytest
 
 from dogcase.law import Actor, CaseState, TakenStep, library
 from dogcase.law.loader import PACKS_DIR
-from dogcase.law.packschema import CASES, STAFF_ROLES
+from dogcase.law.packcases import CASES
 from dogcase.law.schema import Where
+from dogcase.law.vocabulary import STAFF_ROLES
 from dogcase.law.yamlsource import read_yaml
 
 

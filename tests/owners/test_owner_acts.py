@@ -37,7 +37,7 @@ def test_a_request_on_the_last_day_is_in_time_and_starts_the_hearing_clock(story
     hold = s.obligation("city.hold_hearing")  # 14 days from the request of June 16: June 30
     assert str(hold.due_date) == on(29)
     assert verify_chain().ok
-    from dogcase.cases import integrity
+    from dogcase.ops import integrity
 
     report = integrity.verify_all()
     assert report["ok"], report

@@ -246,3 +246,22 @@ def test_an_accepted_policy_stops_counting_after_its_last_day(dangerous_case, of
     later = timezone.now() + dt.timedelta(days=11)
     row = next(r for r in services.standing(case, later) if r["condition"].id == "liability_coverage")
     assert row["state"] == "expired"
+
+
+def test_the_acts_count_proofs_by_the_proofs_rule_and_refuse_a_step_without_one(
+    dangerous_case, officer, monkeypatch
+):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from dogcase.cases.acts import steps
+    from dogcase.proofs.counting import with_accepted_proofs
+
+    # the proofs app hands its rule to the acts when Django starts
+    assert steps._proof_counter == [with_accepted_proofs]
+    case = dangerous_case()
+    version = case.version
+    monkeypatch.setattr(steps, "_proof_counter", [])
+    with pytest.raises(ImproperlyConfigured, match="no rule counts the accepted proofs"):
+        issue(case, officer)
+    case.refresh_from_db()
+    assert case.version == version

@@ -8,7 +8,7 @@ import pytest
 
 from dogcase.law.errors import PackError
 from dogcase.law.loader import PACKS_DIR, Library
-from dogcase.law.packschema import PROOF_KINDS
+from dogcase.law.vocabulary import PROOF_KINDS
 
 ON = dt.date(2026, 6, 1)
 

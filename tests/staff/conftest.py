@@ -8,8 +8,8 @@ from django.test import Client
 from django.utils import timezone
 
 from dogcase.cases import acts
-from dogcase.cases.demo import with_complete_notices
 from dogcase.cases.models import Case
+from dogcase.demo import with_complete_notices
 from dogcase.law import library
 from tests.incident_facts import UNPROVOKED_BITE_IN_PUBLIC
 

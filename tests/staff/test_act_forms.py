@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from dogcase.cases import acts
-from dogcase.cases.demo import with_complete_notices
 from dogcase.cases.models import Event
+from dogcase.demo import with_complete_notices
 from tests.staff.conftest import client_for, declare, record_bite, take
 
 pytestmark = pytest.mark.django_db

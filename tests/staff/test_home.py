@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 
-from dogcase.staff.roles import ROLES
+from dogcase.cases.roles import ROLES
 
 
 @pytest.mark.django_db

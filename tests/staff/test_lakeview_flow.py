@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from dogcase.cases import acts
-from dogcase.cases.demo import with_complete_notices
 from dogcase.cases.models import Case
+from dogcase.demo import with_complete_notices
 from dogcase.law.loader import Library
 from tests.law.lakeview import install_lakeview
 from tests.packs_library import use_library

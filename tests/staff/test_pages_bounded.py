@@ -275,8 +275,8 @@ def test_a_short_list_is_read_by_its_items_and_an_empty_one_not_at_all(three_app
     """A list of the cap or fewer items is read by the ids its count found, in the list's order (the rows a
     read in that order gives); an empty list runs no query for its rows; a longer one is sorted on its own rows
     for the page's ids, then those rows are read with their case and dog."""
+    from dogcase.cases.pages import now_and_today
     from dogcase.staff import queries
-    from dogcase.staff.views.common import now_and_today
 
     now, today = now_and_today()
     filters = queries._filters(clerk, queries.lists_for(clerk), today, now)

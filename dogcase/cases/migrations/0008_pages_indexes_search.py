@@ -3,8 +3,6 @@
 from django.conf import settings
 from django.db import migrations, models
 
-from dogcase.staff import search_index
-
 # The searched tables and fields as of this migration (dogcase/staff/search_index.py SEARCHED).
 SEARCHED = {
     "cases_dog": ("name", "microchip_number", "licence_number", "breed"),
@@ -15,6 +13,91 @@ SEARCHED = {
 }
 
 
+# The SQL of the search indexes as this migration builds them: a copy of dogcase/staff/search_index.py
+# (the same SQL), so that a later change there does not change what this migration does.
+
+
+def fts_table(table: str) -> str:
+    return f"{table}_search"
+
+
+def sqlite_create(table: str, fields: tuple[str, ...]) -> list[str]:
+    fts = fts_table(table)
+    cols = ", ".join(fields)
+    new = ", ".join(f"new.{f}" for f in fields)
+    old = ", ".join(f"old.{f}" for f in fields)
+    return [
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({cols}, content='{table}', content_rowid='id', "
+        "tokenize='trigram')",
+        f"CREATE TRIGGER {fts}_ai AFTER INSERT ON {table} BEGIN "  # noqa: S608 - names of our own tables
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+        f"CREATE TRIGGER {fts}_ad AFTER DELETE ON {table} BEGIN "  # noqa: S608 - names of our own tables
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); END",
+        f"CREATE TRIGGER {fts}_au AFTER UPDATE ON {table} BEGIN "  # noqa: S608 - names of our own tables
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); "
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",  # noqa: S608
+    ]
+
+
+def sqlite_drop(table: str) -> list[str]:
+    fts = fts_table(table)
+    return [f"DROP TRIGGER IF EXISTS {fts}_{t}" for t in ("ai", "ad", "au")] + [f"DROP TABLE IF EXISTS {fts}"]
+
+
+def postgres_create(table: str, fields: tuple[str, ...]) -> list[str]:
+    return [
+        # fastupdate off: a search reads the index only, never a pending list of recent inserts to scan
+        f"CREATE INDEX IF NOT EXISTS {table}_{f}_trgm ON {table} USING gin (UPPER({f}::text) gin_trgm_ops) "
+        "WITH (fastupdate = off)"
+        for f in fields
+    ]
+
+
+def postgres_drop(table: str, fields: tuple[str, ...]) -> list[str]:
+    return [f"DROP INDEX IF EXISTS {table}_{f}_trgm" for f in fields]
+
+
+RECORD_KEYS = ("id", "dog", "person")
+
+
+def event_key_index(vendor: str, key: str, *, drop: bool) -> str | None:
+    name = f"event_data_{key}"
+    if vendor not in ("sqlite", "postgresql"):
+        return None
+    if drop:
+        return f"DROP INDEX IF EXISTS {name}"
+    # partial: only the events that carry the key (most do not), so that the index is small and its
+    # statistics say how few rows a value has; "key = value" implies "key IS NOT NULL" on both databases
+    if vendor == "sqlite":
+        expr = f"json_extract(data, '$.{key}')"
+    else:
+        expr = f"(data -> '{key}')"
+    return f"CREATE INDEX IF NOT EXISTS {name} ON cases_event ({expr}) WHERE {expr} IS NOT NULL"
+
+
+OBLIGATION_INDEXES = {
+    # in due order, for the lists that mix the city's and the owner's obligations (overdue)
+    "obligation_active_due": "due_date, due_at, id, who",
+    # in due order for each side: the city's lists (due today, this week) and the owner's (waiting on)
+    "obligation_active_who_due": "who, due_date, due_at, id",
+}
+
+
+def obligation_indexes(vendor: str, *, drop: bool) -> list[str]:
+    """Partial indexes of the active obligations; the columns after the order make them cover the counts."""
+    if vendor not in ("sqlite", "postgresql"):
+        return []
+    if drop:
+        return [f"DROP INDEX IF EXISTS {name}" for name in OBLIGATION_INDEXES]
+    cover = "jurisdiction, kind, status, case_id, staff_roles"
+    return [
+        f"CREATE INDEX IF NOT EXISTS {name} ON cases_obligation ({order}, {cover}) "
+        "WHERE status IN ('open', 'overdue')"
+        for name, order in OBLIGATION_INDEXES.items()
+    ]
+
+
 def build_search_indexes(apps, schema_editor):
     """SQLite: an FTS5 trigram table per searched table, kept in step by triggers. PostgreSQL: pg_trgm GIN
     indexes on UPPER(field). Other databases: none (search then reads the tables)."""
@@ -22,14 +105,14 @@ def build_search_indexes(apps, schema_editor):
     statements = []
     if vendor == "sqlite":
         for table, fields in SEARCHED.items():
-            statements += search_index.sqlite_create(table, fields)
+            statements += sqlite_create(table, fields)
     elif vendor == "postgresql":
         statements.append("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         for table, fields in SEARCHED.items():
-            statements += search_index.postgres_create(table, fields)
-    for key in search_index.RECORD_KEYS:
-        statements.append(search_index.event_key_index(vendor, key, drop=False))
-    statements += search_index.obligation_indexes(vendor, drop=False)
+            statements += postgres_create(table, fields)
+    for key in RECORD_KEYS:
+        statements.append(event_key_index(vendor, key, drop=False))
+    statements += obligation_indexes(vendor, drop=False)
     for sql in filter(None, statements):
         schema_editor.execute(sql)
 
@@ -38,18 +121,18 @@ def drop_search_indexes(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     for table, fields in SEARCHED.items():
         if vendor == "sqlite":
-            statements = search_index.sqlite_drop(table)
+            statements = sqlite_drop(table)
         elif vendor == "postgresql":
-            statements = search_index.postgres_drop(table, fields)
+            statements = postgres_drop(table, fields)
         else:
             statements = []
         for sql in statements:
             schema_editor.execute(sql)
-    for key in search_index.RECORD_KEYS:
-        sql = search_index.event_key_index(vendor, key, drop=True)
+    for key in RECORD_KEYS:
+        sql = event_key_index(vendor, key, drop=True)
         if sql:
             schema_editor.execute(sql)
-    for sql in search_index.obligation_indexes(vendor, drop=True):
+    for sql in obligation_indexes(vendor, drop=True):
         schema_editor.execute(sql)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from dogcase.staff.guards import is_read_only, may_record
-from dogcase.staff.views.common import now_and_today
+from dogcase.cases.guards import is_read_only, may_record
+from dogcase.cases.pages import now_and_today
 
 register = template.Library()
 

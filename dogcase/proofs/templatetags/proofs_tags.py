@@ -19,7 +19,7 @@ def case_proofs_panel(context, case):
 @register.inclusion_tag("proofs/_dashboard.html", takes_context=True)
 def proofs_waiting(context):
     from dogcase.cases.access import staff_roles
-    from dogcase.proofs.views import _label, waiting
+    from dogcase.proofs.views import proof_label, waiting
 
     user = context["request"].user
     rows = waiting(user)
@@ -27,5 +27,5 @@ def proofs_waiting(context):
     # who may review too, gets one line with the count and the way to the queue
     if "city_clerk" not in staff_roles(user):
         return {"count": rows.count(), "line_only": True}
-    oldest = [{"proof": p, "label": _label(p)[0]} for p in rows[:DASHBOARD_OLDEST]]
+    oldest = [{"proof": p, "label": proof_label(p)[0]} for p in rows[:DASHBOARD_OLDEST]]
     return {"count": rows.count(), "oldest": oldest}

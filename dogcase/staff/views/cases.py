@@ -16,15 +16,28 @@ from django.views.decorators.http import require_POST
 
 from dogcase.cases import acts
 from dogcase.cases.access import law_actor
+from dogcase.cases.act_forms import (
+    LIST_KINDS,
+    FormProblem,
+    attempt_act,
+    clean_token,
+    new_form_token,
+    raw_values,
+    read_inputs,
+    refusal_row,
+)
+from dogcase.cases.files import stored_response
+from dogcase.cases.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings
 from dogcase.cases.models import Case, Event, StoredFile, Task
+from dogcase.cases.pages import city_names, installed, not_installed, now_and_today, sentence
+from dogcase.cases.roles import ROLES_BY_GROUP
 from dogcase.documents import acts as document_acts
 from dogcase.documents.views import drafts_context, timeline_documents
 from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.actwords import confirmation, prefill
 from dogcase.staff.entered import StepInputs
-from dogcase.staff.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.staff.present import (
     STATUS_WORDS,
     WHO_WORDS,
@@ -36,27 +49,7 @@ from dogcase.staff.present import (
     humanize,
     layer_words,
 )
-from dogcase.staff.roles import ROLES_BY_GROUP
-from dogcase.staff.stepforms import (
-    LIST_KINDS,
-    FormProblem,
-    choice_message,
-    fields_for,
-    raw_values,
-    read_inputs,
-)
-from dogcase.staff.views.common import (
-    attempt_act,
-    city_names,
-    clean_token,
-    installed,
-    new_form_token,
-    not_installed,
-    now_and_today,
-    refusal_row,
-    sentence,
-    stored_response,
-)
+from dogcase.staff.stepforms import choice_message, fields_for
 
 
 def _case(user, number: str) -> Case:
@@ -543,9 +536,9 @@ def _given(inp, request) -> bool:
 
 
 def _missing_message(kind: str) -> str:
-    from dogcase.staff.stepforms import _missing
+    from dogcase.cases.act_forms import missing_message
 
-    return _missing(kind)
+    return missing_message(kind)
 
 
 # ------------------------------------------------------------------------------------------ corrections

@@ -6,12 +6,12 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.guards import is_read_only, may_record
 from dogcase.cases.hearings import hearings_to_hold
+from dogcase.cases.pages import city_names, now_and_today
+from dogcase.cases.roles import roles_of
 from dogcase.staff import queries
-from dogcase.staff.guards import is_read_only, may_record
 from dogcase.staff.present import WHO_WORDS, citations_text, countdown, plural
-from dogcase.staff.roles import roles_of
-from dogcase.staff.views.common import city_names, now_and_today
 
 
 def obligation_row(ob, *, today, now, cities: dict[str, str]) -> dict:

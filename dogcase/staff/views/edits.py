@@ -20,14 +20,15 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from dogcase.cases import acts, updates
+from dogcase.cases import acts, guards, updates
+from dogcase.cases.act_forms import clean_token, new_form_token
+from dogcase.cases.guards import may_record, require_writer, staff_required
 from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises, PriorHistoryEntry
+from dogcase.cases.pages import city_names, now_and_today, sentence
 from dogcase.cases.record_facts import prior_designations
 from dogcase.law import clock, library
-from dogcase.staff import guards, queries
-from dogcase.staff.guards import may_record, require_writer, staff_required
+from dogcase.staff import queries
 from dogcase.staff.present import field_value_words, humanize
-from dogcase.staff.views.common import city_names, clean_token, new_form_token, now_and_today, sentence
 
 
 def require_record_writer(user) -> None:

@@ -16,20 +16,14 @@ from django.views.decorators.http import require_POST
 
 from dogcase.cases import acts
 from dogcase.cases.access import cities_of, require_record_keeper
+from dogcase.cases.act_forms import clean_token, new_form_token
+from dogcase.cases.guards import may_record, staff_required
 from dogcase.cases.models import Dog, Incident, Person, Premises
+from dogcase.cases.pages import city_names, installed, now_and_today, sentence
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.law import InputError, LawError, library
 from dogcase.staff import intake, queries
-from dogcase.staff.guards import may_record, staff_required
 from dogcase.staff.present import explained_classification
-from dogcase.staff.views.common import (
-    city_names,
-    clean_token,
-    installed,
-    new_form_token,
-    now_and_today,
-    sentence,
-)
 
 ROW_KINDS = ("dog", "victim", "witness")
 
@@ -181,7 +175,7 @@ def new_incident(request):
     token = clean_token(request.POST.get("idempotency_key")) or new_form_token()
     already = queries.replayed_event(f"{token}:incident")
     if already is not None and (already.actor_id != user.pk or already.jurisdiction not in cities):
-        # Someone else's form token (as acts._replayed refuses it): say nothing of what it recorded.
+        # Someone else's form token (as acts.replayed refuses it): say nothing of what it recorded.
         data.errors["general"] = "This form was already used by someone else; nothing was recorded from it."
         context = _form_context(request, data, token=new_form_token(), classification=_classify(data, user))
         return render(request, "staff/incident_new.html", context, status=400)

@@ -9,13 +9,13 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from dogcase.cases.access import cities_of
+from dogcase.cases.guards import in_cities, is_read_only, may_record, staff_required
 from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
+from dogcase.cases.pages import city_names, installed, not_installed
 from dogcase.cases.record_facts import prior_history_words, record_facts
 from dogcase.law import library
 from dogcase.staff import keyset, queries
-from dogcase.staff.guards import in_cities, is_read_only, may_record, staff_required
 from dogcase.staff.present import designation_label, history_rows, humanize
-from dogcase.staff.views.common import city_names, installed, not_installed
 
 PAGE_SIZE = keyset.PAGE_SIZE
 HISTORY_PAGE = 50  # events of a record's history, cases and incidents of a dog shown at once

@@ -3,38 +3,19 @@ import os
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from dogcase.cases.models import CityAccess
+from dogcase.cases.roles import ROLES
+from dogcase.demo.passwords import DEVELOPMENT_DEMO_PASSWORD, refuse_weak
 from dogcase.law import library
-from dogcase.staff.roles import ROLES
-
-# Only ever used while DEBUG is True; anywhere else DOGCASE_DEMO_PASSWORD must be given.
-DEVELOPMENT_DEMO_PASSWORD = "dogcase-demo-only"  # noqa: S105
 
 
 def demo_cities() -> list[str]:
     """Every city pack (not the state layer): the demo users work for all of them."""
     lib = library()
     return sorted(j for j in lib.jurisdictions if lib.get(j).pack.kind == "city")
-
-
-def _refuse_weak(password: str, User) -> None:
-    """Outside development the demo accounts are real logins: their password must pass the same validators
-    as any user's (AUTH_PASSWORD_VALIDATORS), against each demo username, and may not be the development one."""
-    if password == DEVELOPMENT_DEMO_PASSWORD:
-        raise CommandError("DEBUG is False: DOGCASE_DEMO_PASSWORD is the published development password.")
-    problems: list[str] = []
-    for role in ROLES:
-        try:
-            validate_password(password, user=User(username=role.demo_username))
-        except ValidationError as exc:
-            problems += [m for m in exc.messages if m not in problems]
-    if problems:
-        raise CommandError("DEBUG is False: DOGCASE_DEMO_PASSWORD is too weak: " + " ".join(problems))
 
 
 class Command(BaseCommand):
@@ -48,7 +29,7 @@ class Command(BaseCommand):
             password = DEVELOPMENT_DEMO_PASSWORD
         User = get_user_model()
         if not settings.DEBUG:
-            _refuse_weak(password, User)
+            refuse_weak(password, User)
 
         with transaction.atomic():
             for role in ROLES:
@@ -65,7 +46,7 @@ class Command(BaseCommand):
                 for city in demo_cities():
                     CityAccess.objects.get_or_create(user=user, jurisdiction=city)
 
-        from dogcase.cases.demo import load_demo
+        from dogcase.demo import load_demo
         from dogcase.owners import demo as owner_demo
         from dogcase.owners.notice import listen
 

@@ -1,4 +1,4 @@
-"""Access checks shared by the staff views. Every one runs on the server, for every request.
+"""Access checks shared by the pages of every app. Every one runs on the server, for every request.
 
 A record of a city the user does not work for is answered 404, not 403, so that a case number or file id
 does not reveal that the record exists.
@@ -14,11 +14,8 @@ from django.http import Http404
 from django.shortcuts import render
 
 from dogcase.cases.access import READ_ONLY, RECORD_KEEPERS, cities_of, staff_roles
+from dogcase.cases.pages import not_installed
 from dogcase.law import UnknownJurisdiction
-
-
-def not_installed(jurisdiction_id: str) -> str:
-    return f"law pack {jurisdiction_id} is not installed"
 
 
 def staff_required(view):

@@ -1,401 +1,24 @@
-"""Documents the law requires (docs/law-packs.md, "Documents"): the pack's `documents:` section, read and
-checked, layered city over state with the state floor, and the vocabulary of the `{…}` sources a
-document's wording may use. Pure Python: the documents app (dogcase/documents) fills the sources from the
-case and renders the letter; this module says what each document must say and checks that it does."""
+"""DocumentEngine: the documents of one jurisdiction, checked as a whole, layered city over state with the
+state floor on each day its law changes, and asked which statements a case's document carries."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
-from .errors import InputError, PackError
-from .schema import Where
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .procedure import CaseState, Condition, ProcedureEngine
-
-# ------------------------------------------------------------------------------------------- sources
-
-# The names a document's wording may use in braces, `{dog.description}`: name -> (what it is, where staff
-# supply it). The documents app resolves each one from the case; a name not here is refused at load.
-SOURCES: dict[str, tuple[str, str]] = {
-    "city.name": ("the city's name", "the city's law pack (jurisdiction.name)"),
-    "today": ("the date the document is issued", "set when the document is issued"),
-    "case.number": ("the case number", "given when the case is opened"),
-    "case.designation": ("the designation of the dog, in plain words", "record it with the declaration"),
-    "case.declared_on": ("the date the dog was declared", "record it with the declaration"),
-    "dog.name": ("the dog's name", "record it on the dog's page"),
-    "dog.description": (
-        "a description of the dog (name, breed, sex, colour, markings, microchip when known)",
-        "record it on the dog's page",
-    ),
-    "dog.kept_at": ("the address where the dog is kept", "record it on the dog's page"),
-    "owner.name": ("the owner's name", "record it on the owner's page"),
-    "owner.address": ("the owner's address", "record it on the owner's page"),
-    "owner.names": ("the name of every owner of the dog", "record them on the dog's page"),
-    "portal.address": (
-        "the address of the owner's portal (the site's address, DOGCASE_PUBLIC_URL)",
-        "set by the site's configuration",
-    ),
-    "portal.code": (
-        "the owner's case access code for the portal (issued with the notice; printed only on it)",
-        "issued when the notice is issued",
-    ),
-    "incident.number": ("the incident number", "given when the incident is recorded"),
-    "incident.date": ("the date of the incident", "record it on the incident"),
-    "incident.time": ("the time of the incident", "record it on the incident"),
-    "incident.place": ("the place of the incident", "record it on the incident"),
-    "incident.circumstances": ("what happened (the incident's narrative)", "record it on the incident"),
-    "declaration.basis": (
-        "the ground the dog was declared on, with its citation",
-        "record it with the declaration",
-    ),
-    "declaration.date": ("the date of the declaration", "record it with the declaration"),
-    "declarant.name": ("the name of the person who made the declaration", "record it on the declaration"),
-    "declarant.role": ("the office of the person who made the declaration", "record it on the declaration"),
-    "declarant.telephone": (
-        "the telephone number of the person who made the declaration",
-        "record it on the declaration",
-    ),
-    "hearing.at": ("the date and time of the hearing", "record it when the hearing is scheduled"),
-    "hearing.place": ("the place of the hearing", "record it when the hearing is scheduled"),
-    "hearing.officer": ("the hearing officer's name", "record it when the hearing is scheduled"),
-    "hearing.subject": ("what the hearing is about", "record it when the hearing is scheduled"),
-    "hearing.held_on": ("the date the hearing was held", "record it when the hearing is held"),
-    "decision.outcome": ("the hearing officer's decision", "record it with the decision"),
-    "decision.reasons": ("the reasons for the decision", "record them with the decision"),
-    "decision.date": ("the date of the decision", "record it with the decision"),
-    "recommendation.outcome": (
-        "the hearing officer's recommendation to the City Council",
-        "record it with the recommendation",
-    ),
-    "council.outcome": ("the City Council's decision", "record it with the Council's decision"),
-    "council.resolution": (
-        "the number of the Council's resolution or motion",
-        "record it with the Council's decision",
-    ),
-    "council.date": ("the date of the Council's decision", "record it with the Council's decision"),
-    "requirements.list": (
-        "every requirement for the designation, each with its citation",
-        "the law pack (requirements that reach the designation)",
-    ),
-    "registration.conditions": (
-        "each condition of registration, with its citation",
-        "the law pack (conditions of registration)",
-    ),
-    "certificate.number": ("the certificate's number", "given when the certificate is issued"),
-    "certificate.issued_on": ("the date the certificate is issued", "given when the certificate is issued"),
-    "certificate.expires_on": ("the date the certificate expires", "given when the certificate is issued"),
-    "seizure.date": ("the date the dog was seized", "record it on the seizure"),
-    "seizure.ground": ("the ground the dog was seized on, with its citation", "record it on the seizure"),
-    "seizure.place": ("where the seized dog is held", "record it on the seizure"),
-    "reclaim.requirements": (
-        "what the owner must do to reclaim the dog, each with its citation",
-        "the law pack (the requirements proven and the fees to pay)",
-    ),
-}
-
-# Families of names: `deadline.<obligation id>` (and `.citation`), `office.<office id>.<field>`,
-# `input.<input id>` (a value typed in the step's form). Their ids are checked against the jurisdiction.
-OFFICE_FIELDS = ("name", "address", "telephone")
-_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
-_NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_][a-z0-9_.]*)?$")
-
-
-def placeholders(text: str) -> tuple[str, ...]:
-    """The `{…}` names a text uses, in order, each once."""
-    return tuple(dict.fromkeys(m.strip() for m in _PLACEHOLDER.findall(text)))
-
-
-def source_family(name: str) -> str | None:
-    """The family of a source name ("deadline", "office", "input"), or None for a fixed name."""
-    head = name.split(".", 1)[0]
-    return head if head in ("deadline", "office", "input") and "." in name else None
-
-
-def describe_source(name: str, offices: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[str, str]:
-    """(what it is, where staff supply it) for a source name, the families included."""
-    if name in SOURCES:
-        return SOURCES[name]
-    family = source_family(name)
-    rest = name.split(".", 1)[1] if family else ""
-    if family == "deadline":
-        if rest.endswith(".citation"):
-            return (
-                f"the citation of the time limit {rest[: -len('.citation')]!r}",
-                "the law pack (the deadline's provision)",
-            )
-        return (
-            f"the date the time limit {rest!r} ends for this case (when it cannot be known yet, what is known: "
-            "“at least until …”, the obligation's reason)",
-            "computed by dogcase from the case's dates (record the step that starts it)",
-        )
-    if family == "office":
-        office, _, what = rest.rpartition(".")
-        label = ((offices or {}).get(office) or {}).get("name") or office.replace("_", " ")
-        return (f"the {label}'s {what}", "supply it in the city's law pack (jurisdiction.offices)")
-    if family == "input":
-        return (f"the value typed in the step's form ({rest})", "type it in the form of the step")
-    return (name, "")
-
-
-def missing_message(name: str, offices: Mapping[str, Mapping[str, Any]] | None = None) -> str:
-    """What a document says when a source has no value: "the City Clerk/Treasurer's address — supply it
-    in the city's law pack (jurisdiction.offices)"."""
-    what, where = describe_source(name, offices)
-    where = (
-        where
-        if where.startswith(("supply", "record", "type", "given", "set", "computed"))
-        else f"see {where}"
-    )
-    return f"{what} — {where}"
-
-
-# ------------------------------------------------------------------------------------------- as written
-
-
-@dataclass(frozen=True)
-class SectionDef:
-    elements: tuple[str, ...]  # element refs as written: "id" or "notice_id.element_id"
-    heading: str | None
-    text: str
-    when: Any  # the raw condition (parsed by the engine), or None
-    line: int
-    provision: str | None = None  # the clause cited beside the statement (default: its element's provision)
-
-
-@dataclass(frozen=True)
-class OwnElement:
-    id: str
-    text: str
-    provision: str  # provision key
-    when: Any
-    line: int
-
-
-@dataclass(frozen=True)
-class DocumentDef:
-    """A document type as one pack writes it (before layering)."""
-
-    pack: str
-    layer: str
-    id: str
-    title: str
-    for_: tuple[str, ...] | None
-    issued_by: tuple[str, ...]
-    notices: tuple[str, ...]
-    audience: str
-    provisions: tuple[str, ...]  # provision keys
-    sections: tuple[SectionDef, ...]
-    attachments: tuple[str, ...]
-    elements: tuple[OwnElement, ...]
-    file: str
-    line: int
-    replaces: tuple[str, ...] = ()  # state documents of other ids it stands in for, where it reaches the case
-    key_lines: Mapping[str, int] = field(default_factory=dict)
-
-    def line_of(self, key: str) -> int:
-        return self.key_lines.get(key, self.line)
-
-
-def _text(value: str) -> str:
-    """Wording as written, one paragraph per line break YAML kept (in a folded `>-` text, a blank line), the
-    paragraphs separated by a blank line."""
-    return "\n\n".join(" ".join(p.split()) for p in value.strip().split("\n") if p.strip())
-
-
-def check_source_names(text: str, where: Where) -> tuple[str, ...]:
-    names = placeholders(text)
-    for name in names:
-        if not _NAME.match(name) or (name not in SOURCES and source_family(name) is None):
-            families = (
-                "deadline.<obligation id>, office.<office id>.<name|address|telephone>, input.<input id>"
-            )
-            raise where.fail(
-                f"unknown source {{{name}}}: a document may use {', '.join(sorted(SOURCES))}, or {families} "
-                "(dogcase/law/documents.py)"
-            )
-        if source_family(name) == "office" and name.rsplit(".", 1)[-1] not in OFFICE_FIELDS:
-            raise where.fail(f"unknown source {{{name}}}: an office gives {', '.join(OFFICE_FIELDS)}")
-    return names
-
-
-def parse_documents(raw: Any, where: Where, pack_id: str, layer: str) -> tuple[DocumentDef, ...]:
-    """The `documents:` list of one pack, checked within the pack (references to notices, steps and
-    provisions are checked when the jurisdiction is built)."""
-    out: list[DocumentDef] = []
-    seen: dict[str, int] = {}
-    lines = getattr(raw, "item_lines", None) or []
-    for index, item in enumerate(raw):
-        line = raw.line_of(index) if hasattr(raw, "line_of") else (lines[index] if index < len(lines) else 0)
-        here = where.at(index, line)
-        did = item["id"]
-        if did in seen:
-            raise here.at("id", item.line_of("id")).fail(
-                f"document id {did!r} is used twice (first at line {seen[did]})"
-            )
-        seen[did] = line or 0
-        sections: list[SectionDef] = []
-        for s_index, s in enumerate(item["sections"]):
-            s_line = item["sections"].line_of(s_index)
-            swhere = here.at("sections", item.line_of("sections")).at(s_index, s_line)
-            check_source_names(s["text"], swhere.at("text", s.line_of("text")))
-            if "heading" in s:
-                check_source_names(s["heading"], swhere.at("heading", s.line_of("heading")))
-            element = s.get("element")
-            elements = () if element is None else (element,) if isinstance(element, str) else tuple(element)
-            sections.append(
-                SectionDef(
-                    elements=elements,
-                    heading=" ".join(s["heading"].split()) if "heading" in s else None,
-                    text=_text(s["text"]),
-                    when=s.get("when"),
-                    line=s_line or line,
-                    provision=(
-                        (s["provision"] if ":" in s["provision"] else f"{pack_id}:{s['provision']}")
-                        if "provision" in s
-                        else None
-                    ),
-                )
-            )
-        check_source_names(item["title"], here.at("title", item.line_of("title")))
-        own: list[OwnElement] = []
-        for e_index, e in enumerate(item.get("elements", ())):
-            e_line = item["elements"].line_of(e_index)
-            if any(x.id == e["id"] for x in own):
-                raise here.at("elements", e_line).fail(f"element {e['id']!r} is listed twice")
-            provision = e["provision"]
-            own.append(
-                OwnElement(
-                    id=e["id"],
-                    text=" ".join(e["text"].split()),
-                    provision=provision if ":" in provision else f"{pack_id}:{provision}",
-                    when=e.get("when"),
-                    line=e_line or line,
-                )
-            )
-        out.append(
-            DocumentDef(
-                pack=pack_id,
-                layer=layer,
-                id=did,
-                title=" ".join(item["title"].split()),
-                for_=tuple(item["for"]) if "for" in item else None,
-                issued_by=tuple(item.get("issued_by", ())),
-                notices=tuple(item.get("notices", ())),
-                audience=item.get("audience", "owner"),
-                provisions=tuple(p if ":" in p else f"{pack_id}:{p}" for p in item.get("provisions", ())),
-                sections=tuple(sections),
-                attachments=tuple(item.get("attachments", ())),
-                elements=tuple(own),
-                replaces=tuple(item.get("replaces", ())),
-                file=where.file,
-                line=line or 0,
-                key_lines={k: item.line_of(k) for k in item},
-            )
-        )
-    return tuple(out)
-
-
-def parse_offices(jur: Any) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None]:
-    offices = {
-        oid: {"id": oid, "name": o["name"], "address": o.get("address"), "telephone": o.get("telephone")}
-        for oid, o in (jur.get("offices") or {}).items()
-    }
-    head = jur.get("letterhead")
-    letterhead = (
-        {"name": head["name"], "address": head.get("address"), "telephone": head.get("telephone")}
-        if head
-        else None
-    )
-    return offices, letterhead
-
-
-# ------------------------------------------------------------------------------------------- layered
-
-
-@dataclass(frozen=True)
-class Section:
-    """One statement of a document, after layering. `element` is the element value the section carries
-    ("<provision key>/<element id>", the value the act's `contents` check takes); `elements` every element it
-    carries (a city section may state a city element and the state's same element at once)."""
-
-    element: str | None
-    element_text: str | None  # the law's words for the element
-    citation: dict[str, Any] | None  # the provision that requires it (or, for free text, None)
-    heading: str | None
-    text: str  # the template, with {sources}
-    sources: tuple[str, ...]
-    when: Condition | None  # the section's condition, else its element's (None: always)
-    layer: str  # "city" | "state"
-    elements: tuple[str, ...] = ()
-    appended: bool = False  # added by the state floor: the city's document did not state the element
-    line: int = 0
-    file: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "element": self.element,
-            "elements": list(self.elements),
-            "element_text": self.element_text,
-            "citation": dict(self.citation) if self.citation else None,
-            "heading": self.heading,
-            "text": self.text,
-            "sources": list(self.sources),
-            "when": self.when.as_dict() if self.when is not None else None,
-            "layer": self.layer,
-            "appended": self.appended,
-        }
-
-
-@dataclass(frozen=True)
-class DocumentType:
-    id: str
-    title: str
-    audience: str
-    for_: tuple[str, ...] | None
-    issued_by: tuple[str, ...]
-    provisions: tuple[dict[str, Any], ...]  # cites of the clauses it is issued under
-    attachments: tuple[str, ...]
-    sections: tuple[Section, ...]
-    notices: tuple[str, ...]  # notice ids whose elements it must contain (any layer)
-    required: tuple[dict[str, Any], ...]  # every element it must contain: {value, label, provision, when}
-    layer: str
-    pack: str
-    file: str
-    line: int
-
-    @property
-    def sources(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(n for s in self.sections for n in (*placeholders(self.title), *s.sources)))
-
-    def reaches(self, designation: str | None) -> bool:
-        return self.for_ is None or designation in self.for_
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "audience": self.audience,
-            "for": list(self.for_) if self.for_ is not None else None,
-            "issued_by": list(self.issued_by),
-            "provisions": [dict(p) for p in self.provisions],
-            "attachments": list(self.attachments),
-            "notices": list(self.notices),
-            "layer": self.layer,
-            "sections": [s.as_dict() for s in self.sections],
-        }
+from ..errors import InputError, PackError
+from ..procedure import CaseContext, CaseState, Condition, ProcedureEngine, parse_condition, walk_conditions
+from ..schema import Where
+from .model import DocumentDef, DocumentType, Section
+from .sources import missing_message, placeholders, source_family
 
 
 class DocumentEngine:
     """The documents of one jurisdiction: checked as a whole when built, layered per day."""
 
     def __init__(self, procedure: ProcedureEngine) -> None:
-        from .procedure import _parse_condition
-
         self.procedure = procedure
         j = procedure.j
         self.j = j
@@ -418,7 +41,7 @@ class DocumentEngine:
             for d in defs:
                 for index, s in enumerate(d.sections):
                     if s.when is not None:
-                        self._conditions[(id(d), index)] = _parse_condition(
+                        self._conditions[(id(d), index)] = parse_condition(
                             s.when,
                             Where(d.file, s.line, f"document {d.id}.sections[{index}].when"),
                             d.pack,
@@ -426,7 +49,7 @@ class DocumentEngine:
                         )
                 for e in d.elements:
                     if e.when is not None:
-                        self._conditions[(id(d), -1 - d.elements.index(e))] = _parse_condition(
+                        self._conditions[(id(d), -1 - d.elements.index(e))] = parse_condition(
                             e.when,
                             Where(d.file, e.line, f"document {d.id}.elements.{e.id}.when"),
                             d.pack,
@@ -439,7 +62,7 @@ class DocumentEngine:
     # ------------------------------------------------------------------------------------------ checks
 
     def _notice_versions(self, notice: str):
-        return self.procedure._notices.get(notice, ())
+        return self.procedure.notices.get(notice, ())
 
     def _check(self) -> None:
         p = self.procedure
@@ -450,7 +73,7 @@ class DocumentEngine:
             step_inputs[sid] = {i.id for d in defs for i in d.inputs}
         deadline_ids = set(j.deadline_ids())
         for did, defs in self.defs.items():
-            if did in p._notices:
+            if did in p.notices:
                 d = defs[0]
                 raise PackError(
                     d.file,
@@ -476,13 +99,13 @@ class DocumentEngine:
                     if sid not in every:
                         raise fail(f"issued_by names unknown step {sid!r}", d.line_of("issued_by"))
                 for n in d.notices:
-                    if n not in p._notices:
+                    if n not in p.notices:
                         raise fail(
-                            f"unknown notice {n!r}; notices: {', '.join(sorted(p._notices))}",
+                            f"unknown notice {n!r}; notices: {', '.join(sorted(p.notices))}",
                             d.line_of("notices"),
                         )
                 for key in d.provisions:
-                    if not p._provision_exists(key):
+                    if not p.provision_exists(key):
                         raise fail(
                             f"refers to provision {key!r}, which is not defined", d.line_of("provisions")
                         )
@@ -495,7 +118,7 @@ class DocumentEngine:
                     if a == d.id:
                         raise fail("a document cannot attach itself", d.line_of("attachments"))
                 for e in d.elements:
-                    if not p._provision_exists(e.provision):
+                    if not p.provision_exists(e.provision):
                         raise fail(f"element {e.id!r}: provision {e.provision!r} is not defined", e.line)
                 notices = self._notices_of(d)
                 for index, s in enumerate(d.sections):
@@ -525,7 +148,7 @@ class DocumentEngine:
                                     f"{rest!r}",
                                     s.line,
                                 )
-                    if s.provision and not p._provision_exists(s.provision):
+                    if s.provision and not p.provision_exists(s.provision):
                         raise fail(f"section cites provision {s.provision!r}, which is not defined", s.line)
                     cond = self._conditions.get((id(d), index))
                     if cond is not None:
@@ -544,16 +167,14 @@ class DocumentEngine:
                     )
 
     def _check_condition(self, cond, d: DocumentDef, line: int, every, fail) -> None:
-        from .procedure import _walk
-
-        for c in _walk((cond,)):
+        for c in walk_conditions((cond,)):
             if c.uses_inputs() and not c.parts:
                 raise fail(
                     f"when: {c.test!r} reads a step's form; a section's condition reads the case "
                     "(done, not_done, outcome, last, within, from, after, ground_of, prohibited)",
                     line,
                 )
-        self.procedure._check_condition(cond, every, fail, line)
+        self.procedure.check_condition(cond, every, fail, line)
 
     def _issuers(self, d: DocumentDef, *, attached: bool = False) -> tuple[str, ...]:
         """The steps that issue a document: its issued_by and the steps whose documents: name it; with
@@ -586,7 +207,7 @@ class DocumentEngine:
     ) -> list[tuple[str, Any, dict]]:
         """An element ref of a section: (notice id or "", version, element) for each version that has it;
         raises when none does or when it is ambiguous."""
-        if "." in ref and ref.split(".", 1)[0] in self.procedure._notices:
+        if "." in ref and ref.split(".", 1)[0] in self.procedure.notices:
             notice, _, eid = ref.partition(".")
             if notice not in notices:
                 raise fail(f"element {ref!r}: notice {notice!r} is not one of the document's notices")
@@ -627,7 +248,7 @@ class DocumentEngine:
         """Every document, on every day its law changes: each required element of each notice it carries
         (any layer) is stated by a section (the state floor may add it, with a warning); each notice a step
         serves is written by a document the step issues (else a warning)."""
-        days = sorted({dt.date(1900, 1, 1), *self.procedure._days})
+        days = sorted({dt.date(1900, 1, 1), *self.procedure.change_days})
         seen_warnings: set[str] = set()
         for day in days:
             docs = self.on(day)
@@ -651,7 +272,7 @@ class DocumentEngine:
                             continue
                         issued = self.for_step(variant, des, day)
                         written = {n for doc in issued for n in self._with_attachments_notices(doc, day)}
-                        for v in self.procedure._documents_for(variant, des, day):
+                        for v in self.procedure.documents_for(variant, des, day):
                             if v.effect.get("elements") and v.effect["id"] not in written:
                                 message = (
                                     f"step {sid!r} serves the notice {v.effect['id']!r} ({v.citation}) "
@@ -667,7 +288,7 @@ class DocumentEngine:
     # ------------------------------------------------------------------------------------------ layering
 
     def on(self, day: dt.date) -> dict[str, DocumentType]:
-        index = _bucket(self.procedure._days, day)
+        index = _bucket(self.procedure.change_days, day)
         cached = self._cache.get(index)
         if cached is None:
             cached = self._cache[index] = {did: self._layered(defs, day) for did, defs in self.defs.items()}
@@ -711,9 +332,7 @@ class DocumentEngine:
             for_=main.for_,
             issued_by=self._issuers(main),
             provisions=tuple(
-                {
-                    c["citation"]: c for key in main.provisions if (c := self.procedure._cite(key, day))
-                }.values()
+                {c["citation"]: c for key in main.provisions if (c := self.procedure.cite(key, day))}.values()
             ),
             attachments=main.attachments,
             sections=tuple(sections),
@@ -739,7 +358,7 @@ class DocumentEngine:
                     if v is None:
                         own = element["own"]
                         value = f"{own.provision}/{own.id}"
-                        cite = self.procedure._cite(own.provision, day)
+                        cite = self.procedure.cite(own.provision, day)
                         cond = self._conditions.get((id(d), -1 - d.elements.index(own)))
                         if value not in values:
                             values.append(value)
@@ -752,7 +371,7 @@ class DocumentEngine:
                     if value not in values:
                         values.append(value)
                     if first[0] is None:
-                        cond = self.procedure._element_conditions.get((id(v), element["id"]))
+                        cond = self.procedure.element_conditions.get((id(v), element["id"]))
                         first = (element["text"], {**v.cite(), "pack": v.pack}, cond)
             if s.elements and not values:
                 continue  # its element is not in force on this day
@@ -762,7 +381,7 @@ class DocumentEngine:
                     element=values[0] if values else None,
                     elements=tuple(values),
                     element_text=" ".join(first[0].split()) if first[0] else None,
-                    citation=(self.procedure._cite(s.provision, day) if s.provision else None) or first[1],
+                    citation=(self.procedure.cite(s.provision, day) if s.provision else None) or first[1],
                     heading=s.heading,
                     text=s.text,
                     sources=tuple(dict.fromkeys((*placeholders(s.heading or ""), *placeholders(s.text)))),
@@ -789,7 +408,7 @@ class DocumentEngine:
                             "layer": v.layer,
                             "notice": n,
                             "for": tuple(v.effect.get("for") or ()),
-                            "when": self.procedure._element_conditions.get((id(v), element["id"])),
+                            "when": self.procedure.element_conditions.get((id(v), element["id"])),
                         }
                     )
         for index, e in enumerate(d.elements):
@@ -797,7 +416,7 @@ class DocumentEngine:
                 {
                     "value": f"{e.provision}/{e.id}",
                     "label": e.text,
-                    "provision": self.procedure._cite(e.provision, day) or {"citation": e.provision},
+                    "provision": self.procedure.cite(e.provision, day) or {"citation": e.provision},
                     "layer": d.layer,
                     "notice": None,
                     "for": (),
@@ -856,10 +475,8 @@ class DocumentEngine:
         """Whether a section's `when` holds for the case at `at` (unknown: it applies — the owner's side)."""
         if section.when is None:
             return True
-        from .procedure import _Context
-
         day = at.astimezone(self.j.tz).date()
-        ctx = _Context(self.procedure, state, None, at, day, None)
+        ctx = CaseContext(self.procedure, state, None, at, day, None)
         if step is None:  # the words of a refusal name a step; a section's condition needs none
             step = next(iter(self.procedure.steps_on(day).values()), None)
         result, _ = ctx.evaluate(section.when, step, None)
@@ -877,7 +494,7 @@ class DocumentEngine:
         designation = state.designation
         notice_elements = {
             f"{v.cite()['provision']}/{e['id']}"
-            for versions in self.procedure._notices.values()
+            for versions in self.procedure.notices.values()
             for v in versions
             if v.in_force.contains(day)
             and not (designation and v.effect.get("for") and designation not in v.effect["for"])

@@ -28,8 +28,8 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from dogcase.cases import files as file_store
-from dogcase.cases.acts import _DOG_STATUS_BY_EVENT, DOG_FIELDS, PERSON_FIELDS
-from dogcase.cases.audit import _Problems, verify_chains
+from dogcase.cases.acts import DOG_FIELDS, DOG_STATUS_BY_EVENT, PERSON_FIELDS
+from dogcase.cases.audit import Problems, verify_chains
 from dogcase.cases.models import Case, Dog, Event, Person, StoredFile
 from dogcase.cases.snapshot import read_snapshot
 
@@ -43,7 +43,7 @@ def verify_all(*, checkpoint: Mapping[str, Any] | None = None) -> dict[str, Any]
     seen by one and not the other, and reported as a problem that is not there."""
     with read_snapshot():
         chains = verify_chains(checkpoint=checkpoint)
-        problems = _Problems()
+        problems = Problems()
         files = verify_files(problems) + verify_documents(problems) + verify_proof_files(problems)
         cases = verify_cases(problems)
         dogs = verify_dogs(problems)
@@ -73,7 +73,7 @@ def _file_refs(act: str, data: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]
         yield data["photo"]
 
 
-def verify_files(problems: _Problems) -> int:
+def verify_files(problems: Problems) -> int:
     """Every stored file: its bytes against its row's SHA-256, its row against the event that stored it."""
     recorded: dict[int, tuple[str, int]] = {}
     photo_unrecorded: set[int] = set()  # dogs recorded before their event named the photo
@@ -117,7 +117,7 @@ def verify_files(problems: _Problems) -> int:
 
 
 def _check_bytes(
-    problems: _Problems, path: str, *, row_sha256: str, event_sha256: str | None, record: str, event
+    problems: Problems, path: str, *, row_sha256: str, event_sha256: str | None, record: str, event
 ) -> None:
     """The file's bytes read from the storage against its row's SHA-256 and the one its event recorded."""
     try:
@@ -140,7 +140,7 @@ def _check_bytes(
         )
 
 
-def verify_documents(problems: _Problems) -> int:
+def verify_documents(problems: Problems) -> int:
     """Every issued document (each version): its row against the event that issued it (number, version,
     SHA-256), and its PDF's bytes against both."""
     from dogcase.documents.models import IssuedDocument
@@ -180,7 +180,7 @@ def verify_documents(problems: _Problems) -> int:
     return checked
 
 
-def verify_proof_files(problems: _Problems) -> int:
+def verify_proof_files(problems: Problems) -> int:
     """Every file sent as proof of a condition: its row against the files its `submit_proof` event listed,
     and its bytes against both."""
     from dogcase.proofs.models import ProofFile
@@ -243,7 +243,7 @@ def _merge(records, groups) -> Iterator[tuple[Any, list[Event]]]:
         current = next(groups, None)
 
 
-def _report(problems: _Problems, record: str, stored: Mapping, expected: Mapping, source: Mapping) -> None:
+def _report(problems: Problems, record: str, stored: Mapping, expected: Mapping, source: Mapping) -> None:
     for name, value in expected.items():
         if stored[name] != value:
             problems.add(
@@ -257,7 +257,7 @@ def _report(problems: _Problems, record: str, stored: Mapping, expected: Mapping
             )
 
 
-def verify_cases(problems: _Problems) -> int:
+def verify_cases(problems: Problems) -> int:
     events = (
         Event.objects.filter(case__isnull=False)
         .filter(Q(kind__in=(Event.Kind.STEP, Event.Kind.CORRECTION)) | Q(act="open_case"))
@@ -380,7 +380,7 @@ def _verify_fields(problems, model, label, fields, acts, extra=None) -> int:
     return checked
 
 
-def verify_dogs(problems: _Problems) -> int:
+def verify_dogs(problems: Problems) -> int:
     status: dict[int, tuple[str, int]] = {}
     reported = (
         Event.objects.filter(kind=Event.Kind.STEP, case__isnull=False)
@@ -388,7 +388,7 @@ def verify_dogs(problems: _Problems) -> int:
         .values_list("case__dog_id", "seq", "data__events")
     )
     for dog_id, seq, recorded in reported.iterator(chunk_size=5000):
-        for event_name, dog_status in _DOG_STATUS_BY_EVENT:
+        for event_name, dog_status in DOG_STATUS_BY_EVENT:
             if isinstance(recorded, Mapping) and event_name in recorded:
                 status[dog_id] = (dog_status, seq)
                 break
@@ -406,5 +406,5 @@ def verify_dogs(problems: _Problems) -> int:
     return _verify_fields(problems, Dog, "dog", DOG_FIELDS, ("record_dog", "update_dog"), extra)
 
 
-def verify_persons(problems: _Problems) -> int:
+def verify_persons(problems: Problems) -> int:
     return _verify_fields(problems, Person, "person", PERSON_FIELDS, ("record_person", "update_person"))

@@ -4,7 +4,7 @@ The records (people, premises, dogs, ownerships, incidents with their victims) a
 the background a city searches and lists, and a million `record_dog` calls would take hours. One audit event
 per city records the load (its seed and counts). The cases, which carry the law, are written through the
 legal-act functions (`acts.open_case`, then `acts.take_step` for each step of a demo story), so each has its
-real audit events, clocks and obligations: the stories of `cases/demo.py`, both cities, every stage, each
+real audit events, clocks and obligations: the stories of `demo/`, both cities, every stage, each
 moved back a random number of days so that deadlines fall due across the calendar.
 
 Everything is drawn from one `random.Random(seed)`: the same seed gives the same records, the same stories
@@ -27,7 +27,8 @@ from django.contrib.auth.models import Group
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from dogcase.cases import acts, demo
+from dogcase import demo
+from dogcase.cases import acts
 from dogcase.cases.audit import append_event, jsonable
 from dogcase.cases.models import (
     Case,
@@ -40,8 +41,9 @@ from dogcase.cases.models import (
     Premises,
     Victim,
 )
+from dogcase.cases.roles import ROLES
+from dogcase.demo import dates
 from dogcase.law import library
-from dogcase.staff.roles import ROLES
 
 # The shipped cities whose procedures the demo stories walk through, stage by stage.
 CITIES: tuple[str, ...] = tuple(demo.STORIES)
@@ -413,7 +415,7 @@ def _bulk_incidents(rng, incidents: int, plans, dog_ids, officer, now, batch, re
                 plan = plans[i]
                 city, dog_id, story = plan.city, plan.dog_id, plan.story
                 days = story.incident["days"] + plan.shift
-                occurred, created = demo._local(days, 8), demo._local(days, 9)
+                occurred, created = dates.local(days, 8), dates.local(days, 9)
                 kind, facts = story.incident["kind"], story.incident["facts"]
                 victim = story.incident["victim"]
                 place = story.incident["place"]
@@ -488,7 +490,7 @@ def play_case(plan: CasePlan, incident_id: int, users: dict[str, Any]) -> Case:
     """Open the case and take its story's steps, moved back `plan.shift` days, through the act functions."""
     incident = Incident.objects.get(pk=incident_id)
     dog = Dog.objects.get(pk=plan.dog_id)
-    start = demo._local(plan.story.incident["days"] + plan.shift, 9)
+    start = dates.local(plan.story.incident["days"] + plan.shift, 9)
     case = acts.open_case(incident=incident, dog=dog, actor=users["officer"], at=start)
     steps = [
         (sid, who, days + plan.shift, {k: shifted(v, plan.shift) for k, v in inputs.items()})

@@ -5,8 +5,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from dogcase.cases.scale import SeedError, seed_scale
-from dogcase.staff.management.commands.seed_demo import _refuse_weak
+from dogcase.demo.passwords import refuse_weak
+from dogcase.demo.scale import SeedError, seed_scale
 
 
 class Command(BaseCommand):
@@ -34,7 +34,7 @@ class Command(BaseCommand):
         password = os.getenv("DOGCASE_DEMO_PASSWORD")
         if password and not settings.DEBUG:
             # the demo users it creates (an administrator among them) are real logins outside development
-            _refuse_weak(password, get_user_model())
+            refuse_weak(password, get_user_model())
         if options["batch"] < 1:
             raise CommandError("--batch: must be 1 or more")
         try:

@@ -1,0 +1,173 @@
+"""Correcting a date a step recorded: a correction event with its reason, the dates kept in order, and the
+obligations recomputed."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from dogcase.cases.access import require_city, staff_roles, staff_roles_for_pack_roles
+from dogcase.cases.acts.core import (
+    REASON_LIMIT,
+    InvalidInput,
+    Refused,
+    StaleCase,
+    check_text,
+    lock_case,
+    now,
+    replayed,
+    roles_text,
+)
+from dogcase.cases.acts.obligations import iso, recompute_obligations
+from dogcase.cases.acts.steps import StepResult
+from dogcase.cases.audit import append_event
+from dogcase.cases.models import Case, Event, case_state, jurisdiction_of
+from dogcase.law import CaseState, clock
+
+
+def correct_event_date(
+    case: Case,
+    *,
+    event: Event,
+    name: str,
+    value: dt.date | dt.datetime,
+    reason: str,
+    actor,
+    expected_version: int,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> StepResult:
+    """Correct a date a step recorded (a service date entered wrong): a new correction event with the actor
+    and the reason; the dependent deadlines are recomputed and the changes listed in the same event."""
+    at = at or now()
+    require_city(actor, case.jurisdiction)
+    reason = (reason or "").strip()
+    if len(reason) < 10:
+        raise InvalidInput("reason", "say why the date was wrong (at least 10 characters)")
+    check_text("reason", reason, REASON_LIMIT)
+    with transaction.atomic():
+        lock_case(case.pk)
+        replay = replayed(idempotency_key, actor=actor, act="correct_date", case=case)
+        if replay is not None:
+            return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise StaleCase(locked, expected_version)
+        if event.case_id != locked.pk or event.kind != Event.Kind.STEP:
+            raise InvalidInput("event", "only a legal act of this case can be corrected")
+        if locked.status == Case.Status.CLOSED:
+            raise Refused(
+                "Correct a date",
+                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
+            )
+        j = jurisdiction_of(locked)
+        step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
+        allowed = "administrator" in staff_roles(actor) or (
+            step is not None and staff_roles(actor) & staff_roles_for_pack_roles(j.id, step.roles)
+        )
+        if not allowed:
+            raise Refused(
+                "Correct a date",
+                [
+                    {
+                        "reason": "Only someone who may take this step, or an administrator, may correct it.",
+                        "citation": "",
+                        "code": "not_empowered",
+                    }
+                ],
+            )
+        state = case_state(locked)
+        taken = next((t for t in state.taken if t.step == event.act and t.at == event.at), None)
+        current = taken.events.get(name) if taken is not None else None
+        if current is None:
+            raise InvalidInput("name", f"the act did not record {name!r}")
+        # one form date may have recorded several events (the hearing held and closed): correct them together
+        source = next((i for i in step.inputs if name in i.records), None) if step is not None else None
+        names = [n for n in (source.records if source else (name,)) if taken.events.get(n) == current]
+        if isinstance(current, dt.datetime) != isinstance(value, dt.datetime):
+            raise InvalidInput(
+                "value", "give a " + ("date and time" if isinstance(current, dt.datetime) else "date")
+            )
+        day = timezone.localtime(value).date() if isinstance(value, dt.datetime) else value
+        scheduled = step is not None and any(i.when == "future" and name in i.records for i in step.inputs)
+        if not scheduled and day > timezone.localtime(event.at).date():
+            raise InvalidInput(
+                "value",
+                f"cannot be after the day the act was recorded ({timezone.localtime(event.at):%-d %B %Y})",
+            )
+        if day < state.incident_date:
+            raise InvalidInput(
+                "value", f"cannot be before the incident of the case ({state.incident_date:%-d %B %Y})"
+            )
+        if value == current:
+            raise InvalidInput("value", "that is already the recorded date")
+        _check_corrected_order(j, state, names, value)
+        before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+        correction = append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=actor,
+            actor_roles=roles_text(actor),
+            kind=Event.Kind.CORRECTION,
+            act="correct_date",
+            summary=f"Corrected the date of {j.event_label(name)} of “{event.summary[:120]}” from {current} to "
+            f"{value}: {reason}",
+            citation=event.citation,
+            layer=event.layer,
+            data={
+                "event": name,
+                "events": names,
+                "old": current,
+                "new": value,
+                "reason": reason,
+                "corrects_seq": event.seq,
+            },
+            corrects=event,
+            idempotency_key=idempotency_key,
+        )
+        locked.version += 1
+        locked.updated_at = at
+        locked.save()
+        recompute_obligations(locked, at=at, actor=actor)
+        after = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+        changed = [
+            {"deadline": k, "old_due": iso(before.get(k)), "new_due": iso(v)}
+            for k, v in after.items()
+            if before.get(k) != v
+        ]
+        append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=actor,
+            actor_roles=roles_text(actor),
+            kind=Event.Kind.SYSTEM,
+            act="recompute_deadlines",
+            summary=f"Deadlines recomputed after the correction of event #{event.seq}: {len(changed)} changed",
+            citation=event.citation,
+            data={"correction_seq": correction.seq, "changed": changed},
+        )
+    return StepResult(correction, locked)
+
+
+def _check_corrected_order(j, state: CaseState, names: list[str], value: dt.date | dt.datetime) -> None:
+    """A corrected date keeps the case's dates in order, as a form's date must (docs/procedure.md, "Dates in
+    order"): not before an event it cannot precede."""
+
+    def local(v):
+        return timezone.localtime(v).date() if isinstance(v, dt.datetime) else v
+
+    for name in names:
+        for earlier, _provision, _why in j.event_order.get(name, ()):
+            before = state.events.get(earlier)
+            if earlier in names or not isinstance(before, dt.date) or local(value) >= local(before):
+                continue
+            when = (
+                clock.format_time(timezone.localtime(before))
+                if isinstance(before, dt.datetime)
+                else clock.format_date(before)
+            )
+            raise InvalidInput("value", f"cannot be before {j.event_label(earlier)} ({when})")

@@ -1,0 +1,450 @@
+"""Taking a step of the case's procedure: by a member of staff (`take_step`) or filed by the owner from the
+portal (`take_owner_step`); the step recorded with the events it starts, the dog's status it changes and the
+obligations recomputed."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from dogcase.cases.access import law_actor, require_city, staff_roles, staff_roles_for_pack_roles
+from dogcase.cases.acts.core import (
+    InvalidInput,
+    Refused,
+    StaleCase,
+    lock_case,
+    now,
+    replayed,
+    roles_text,
+    store,
+)
+from dogcase.cases.acts.obligations import recompute_obligations, task_key
+from dogcase.cases.audit import append_event
+from dogcase.cases.hearings import designatable_staff
+from dogcase.cases.models import (
+    Case,
+    Dog,
+    Event,
+    Ownership,
+    Person,
+    StoredFile,
+    Task,
+    case_state,
+    jurisdiction_of,
+)
+from dogcase.law import CaseState, InputError
+
+# Only accepted proof counts toward a condition of registration. The rule is the proofs app's
+# (dogcase.proofs.counting.with_accepted_proofs), which sits above the cases: it hands it over when Django
+# starts (ProofsConfig.ready), and a step is refused to be taken without it rather than read its inputs unproven.
+ProofCounter = Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]
+_proof_counter: list[ProofCounter] = []
+
+
+def count_accepted_proofs_with(counter: ProofCounter) -> None:
+    """Set the rule that completes a step's `proofs` inputs with the accepted proofs (called once, by the proofs
+    app when Django starts)."""
+    _proof_counter[:] = [counter]
+
+
+def with_accepted_proofs(j, case, step_id: str, state, inputs: Mapping[str, Any], at: dt.datetime):
+    if not _proof_counter:
+        raise ImproperlyConfigured(
+            "dogcase.proofs is not installed: no rule counts the accepted proofs of a step"
+        )
+    return _proof_counter[0](j, case, step_id, state, inputs, at)
+
+
+# --------------------------------------------------------------------------------------------- the acts
+
+
+@dataclass(frozen=True)
+class StepResult:
+    event: Event
+    case: Case
+    replayed: bool = False
+
+
+def take_step(
+    case: Case,
+    step_id: str,
+    *,
+    actor,
+    inputs: Mapping[str, Any],
+    expected_version: int,
+    uploads: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> StepResult:
+    """Take one step of the case's procedure (declare, serve the notice, record a hearing request, decide,
+    register, seize, ...): the law pack says who may take it, when and with what; this function asks the law
+    engine, records the events the step starts, recomputes the obligations and writes the audit event, all in
+    one transaction. Raises Refused (with reasons and citations), InvalidInput, StaleCase or PermissionDenied.
+    """
+    at = at or now()
+    require_city(actor, case.jurisdiction)
+    if staff_roles(actor) <= {"auditor"}:
+        raise Refused(
+            "This act", [{"reason": "The auditor role is read-only.", "citation": "", "code": "read_only"}]
+        )
+    with transaction.atomic():
+        lock_case(case.pk)
+        replay = replayed(idempotency_key, actor=actor, act=step_id, case=case)
+        if replay is not None:
+            return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise StaleCase(locked, expected_version)
+        j = jurisdiction_of(locked)
+        if locked.status == Case.Status.CLOSED and not _concerns_person(j, step_id, at):
+            raise Refused(
+                "This step",
+                [
+                    {
+                        "reason": f"Case {locked.number} is closed; no further step can be taken.",
+                        "citation": "",
+                        "code": "closed",
+                    }
+                ],
+            )
+        state = case_state(locked)
+        # only accepted proof counts toward a condition of registration (dogcase.proofs.counting)
+        inputs, proofs_counted = with_accepted_proofs(j, locked, step_id, state, inputs, at)
+        _check_staff_members(j, step_id, state, inputs, at)
+        try:
+            cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
+        except InputError as exc:
+            # the form's field name, as the view shows it beside the input
+            raise InvalidInput(exc.field.removeprefix("inputs."), exc.rule) from None
+        verdict = j.check_step(step_id, state, law_actor(actor, locked.jurisdiction), at, cleaned)
+        step = verdict.step
+        if not verdict.allowed:
+            raise Refused(
+                step.label,
+                [
+                    {"reason": r.reason, "citation": (r.provision or {}).get("citation", ""), "code": r.code}
+                    for r in verdict.refusals
+                ],
+            )
+        stored = {}
+        for inp in step.inputs:
+            if inp.kind == "file":
+                upload = (uploads or {}).get(inp.id)
+                if upload is None:
+                    if inp.required:
+                        raise InvalidInput(inp.id, "a file is required")
+                    continue
+                stored[inp.id] = store(upload, inp.id, locked.jurisdiction, actor, at)
+        extra = {"accepted_proofs": proofs_counted} if proofs_counted else {}
+        event = _record_step(
+            locked,
+            j,
+            step,
+            cleaned,
+            state,
+            at,
+            stored=stored,
+            extra=extra,
+            actor=actor,
+            actor_roles=roles_text(actor),
+            idempotency_key=idempotency_key,
+        )
+    return StepResult(event, locked)
+
+
+class OwnerRefused(Refused):
+    """An owner's filing refused: by the law (as Refused), or because the step is not one an owner files, or
+    the person is not an owner of the case's dog."""
+
+
+def is_owner(person: Person, case: Case, on: dt.date | None = None) -> bool:
+    """Whether `person` is (on `on`, default today) an owner of the case's dog: an ownership not ended."""
+    on = on or timezone.localdate()
+    return (
+        Ownership.objects.filter(dog_id=case.dog_id, person_id=person.pk)
+        .filter(Q(until__isnull=True) | Q(until__gte=on))
+        .exists()
+    )
+
+
+def take_owner_step(
+    case: Case,
+    step_id: str,
+    *,
+    person: Person,
+    inputs: Mapping[str, Any],
+    expected_version: int,
+    uploads: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> StepResult:
+    """A step the owner files themselves (the owner's portal): the hearing request, a notice of transfer,
+    move or death, the landlord disclosure, the request for a review. The same engine checks as `take_step`;
+    refused unless the pack marks the step `filed_by_owner: true` and `person` owns the case's dog. The filing
+    is dated when submitted: `at`, and the inputs the pack marks `filing_date: true` take `at`'s date whatever
+    was sent. The event has no user: its actor_name is the person's name, actor_roles "owner" and
+    data["filed_by"] = {"person": pk, "via": "portal"}. Raises OwnerRefused, InvalidInput or StaleCase."""
+    at = at or now()
+    day = timezone.localtime(at).date()
+    if uploads:
+        # a file needs a staff user to own it (StoredFile.uploaded_by); the owner's proof has its own route
+        raise InvalidInput("uploads", "files cannot be sent with this form")
+    j = jurisdiction_of(case)
+    try:
+        step = j.step(step_id, day)
+    except InputError:
+        step = None
+    if step is None or not step.filed_by_owner:
+        raise OwnerRefused(
+            getattr(step, "label", "This step"),
+            [
+                {
+                    "reason": "An owner cannot file this; the city records it.",
+                    "citation": "",
+                    "code": "not_owner_step",
+                }
+            ],
+        )
+    if person.jurisdiction != case.jurisdiction or not is_owner(person, case, day):
+        raise OwnerRefused(
+            step.label,
+            [{"reason": "Only an owner of the dog may file this.", "citation": "", "code": "not_owner"}],
+        )
+    with transaction.atomic():
+        lock_case(case.pk)
+        if idempotency_key:
+            replay = Event.objects.filter(idempotency_key=idempotency_key).first()
+            if replay is not None:
+                filed_by = (replay.data or {}).get("filed_by") or {}
+                if replay.act != step_id or replay.case_id != case.pk or filed_by.get("person") != person.pk:
+                    raise InvalidInput(
+                        "idempotency_key", "this form token was already used for another act; reload the page"
+                    )
+                return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise StaleCase(locked, expected_version)
+        if locked.status == Case.Status.CLOSED:
+            raise OwnerRefused(
+                step.label,
+                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
+            )
+        state = case_state(locked)
+        try:
+            step = j.case_step(step_id, state, at)
+        except InputError as exc:
+            raise OwnerRefused(
+                step.label, [{"reason": str(exc), "citation": "", "code": "not_applicable"}]
+            ) from None
+        given = {
+            k: v
+            for k, v in dict(inputs).items()
+            if not any(i.id == k and i.kind == "file" for i in step.inputs)
+        }
+        for inp in step.inputs:
+            if inp.filing_date:
+                given[inp.id] = day.isoformat()
+        try:
+            cleaned = j.validate_inputs(step_id, state, given, at)
+        except InputError as exc:
+            raise InvalidInput(exc.field.removeprefix("inputs."), exc.rule) from None
+        # filed with the office the pack names: the law engine sees the filing as received by it
+        receiver = law_actor_for_filing(step, person)
+        verdict = j.check_step(step_id, state, receiver, at, cleaned)
+        if not verdict.allowed:
+            raise OwnerRefused(
+                step.label,
+                [
+                    {"reason": r.reason, "citation": (r.provision or {}).get("citation", ""), "code": r.code}
+                    for r in verdict.refusals
+                ],
+            )
+        event = _record_step(
+            locked,
+            j,
+            step,
+            cleaned,
+            state,
+            at,
+            extra={"filed_by": {"person": person.pk, "via": "portal"}},
+            actor=None,
+            actor_name=person.full_name,
+            actor_roles="owner",
+            summary_suffix=" — filed by the owner",
+            idempotency_key=idempotency_key,
+        )
+        _documents_to_send(j, locked, step, event, at)
+    return StepResult(event, locked)
+
+
+def _documents_to_send(j, case: Case, step, event: Event, at: dt.datetime) -> None:
+    """A step that issues documents (Tracy's acknowledgment of a hearing request) filed by the owner issues
+    none: no staff member issued it. A task tells the office the pack names to send them."""
+    try:
+        types = j.document_types(step.id, case.designation or None, timezone.localtime(at).date())
+    except (InputError, KeyError):
+        return
+    if not types:
+        return
+    roles = staff_roles_for_pack_roles(
+        j.id, frozenset().union(step.roles, *step.roles_by_designation.values())
+    )
+    titles = "; ".join(f"“{t.title}”" for t in types)
+    Task.objects.create(
+        case=case,
+        jurisdiction=case.jurisdiction,
+        key=task_key(f"owner-filing:{event.pk}:documents"),
+        text=f"The owner filed “{step.label}” from the portal: send the owner {titles}"[:500],
+        citation=event.citation[:500],
+        staff_roles="," + ",".join(sorted(roles)) + "," if roles else "",
+        created_at=at,
+    )
+
+
+def law_actor_for_filing(step, person: Person):
+    """The owner's filing as the law engine sees it: received by the office the pack names for the step (the
+    roles empowered to take it), under an id no staff member has."""
+    from dogcase.law.procedure import Actor
+
+    roles = frozenset().union(step.roles, *step.roles_by_designation.values())
+    return Actor(id=f"owner:{person.pk}", roles=roles)
+
+
+def _record_step(
+    locked: Case,
+    j,
+    step,
+    cleaned: Mapping[str, Any],
+    state: CaseState,
+    at: dt.datetime,
+    *,
+    actor,
+    actor_roles: str,
+    stored: Mapping[str, StoredFile] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    actor_name: str | None = None,
+    summary_suffix: str = "",
+    idempotency_key: str | None = None,
+) -> Event:
+    """Record a step the law allowed (by staff, `take_step`; by an owner, `take_owner_step`): the events it
+    starts, the case's designation and status as it leaves them, the audit event with the inputs and files, the
+    case's new version and stage, the dog's status and the obligations recomputed. Runs in the act's transaction,
+    the case locked."""
+    stored = stored or {}
+    recorded = j.events_of(step.id, at, cleaned, state)
+    outcome = cleaned.get("outcome")
+    if step.opens_case and cleaned.get("designation"):
+        locked.designation = cleaned["designation"]
+        locked.designation_in_effect = True
+    if step.ends_on(outcome):
+        locked.designation_in_effect = False
+    if step.closes_on(outcome):
+        locked.status = Case.Status.CLOSED
+    data = {
+        "step": step.id,
+        "act": step.act,
+        "label": step.label,
+        "inputs": {k: v for k, v in cleaned.items() if k not in stored},
+        "files": {k: {"id": f.pk, "sha256": f.sha256, "name": f.original_name} for k, f in stored.items()},
+        "events": recorded,
+        "outcome": outcome,
+        "designation": locked.designation,
+        "law_date": timezone.localtime(at).date(),
+        **(extra or {}),
+        # the case's record as this act leaves it: what `dogcase audit verify` holds the row to
+        "case_after": {
+            "status": locked.status,
+            "designation": locked.designation,
+            "designation_in_effect": locked.designation_in_effect,
+        },
+    }
+    event = append_event(
+        at=at,
+        jurisdiction=locked.jurisdiction,
+        case=locked,
+        actor=actor,
+        actor_name=actor_name,
+        actor_roles=actor_roles,
+        kind=Event.Kind.STEP,
+        act=step.id,
+        summary=_step_summary(j, step, cleaned, outcome) + summary_suffix,
+        citation="; ".join(dict.fromkeys(p["citation"] for p in step.provisions)),  # each once
+        layer=step.layer,
+        data=data,
+        idempotency_key=idempotency_key,
+    )
+    locked.version += 1
+    locked.stage = step.label
+    locked.updated_at = at
+    locked.save()
+    _apply_dog_status(locked, recorded)
+    recompute_obligations(locked, at=at, actor=actor)
+    return event
+
+
+def _check_staff_members(
+    j, step_id: str, state: CaseState, inputs: Mapping[str, Any], at: dt.datetime
+) -> None:
+    """A person designated in a step's form (the hearing officer) is one of the users the law empowers for the
+    act they are to take, with access to the city; the law engine then holds them to impartiality."""
+    try:
+        step = j.case_step(step_id, state, at)
+    except InputError:
+        return  # an unknown step: the engine refuses it with its own words
+    for inp in step.inputs:
+        value = inputs.get(inp.id) if isinstance(inputs, Mapping) else None
+        if inp.kind != "staff_member" or value in (None, ""):
+            continue
+        allowed = designatable_staff(j, inp.act, state.designation, timezone.localtime(at).date())
+        if str(value).strip() not in {str(u.pk) for u in allowed}:
+            names = ", ".join(u.get_full_name() or u.get_username() for u in allowed) or "nobody yet"
+            raise InvalidInput(inp.id, f"choose one of the people who may do this in this city: {names}")
+
+
+def _concerns_person(j, step_id: str, at: dt.datetime) -> bool:
+    """A step that concerns a person, not the dog's case (the 347.542 ownership ban that follows the owner's
+    conviction), may be taken on a closed case: a dog destroyed under 347.56 closes its case first."""
+    try:
+        return j.step(step_id, timezone.localtime(at).date()).concerns == "person"
+    except InputError:
+        return False
+
+
+# Which recorded events change the dog's status, first match wins (a move also records a transfer).
+DOG_STATUS_BY_EVENT = (
+    ("death", Dog.Status.DEAD),
+    ("destruction", Dog.Status.DEAD),
+    ("move", Dog.Status.MOVED),
+    ("transfer", Dog.Status.TRANSFERRED),
+)
+
+
+def _apply_dog_status(case: Case, recorded: Mapping[str, Any]) -> None:
+    for event_name, status in DOG_STATUS_BY_EVENT:
+        if event_name in recorded:
+            Dog.objects.filter(pk=case.dog_id).update(status=status)
+            return
+
+
+def _step_summary(j, step, cleaned: Mapping[str, Any], outcome) -> str:
+    """The act in words, with the city's labels for its designation and service method (a pack may add its
+    own), never their ids."""
+    parts = [step.label]
+    designation = cleaned.get("designation")
+    if designation:
+        known = j.designations.get(designation)
+        parts.append(f"designation: {known.label if known else designation.replace('_', ' ')}")
+    if outcome:
+        parts.append(f"outcome: {outcome.replace('_', ' ')}")
+    if cleaned.get("method"):
+        parts.append(f"method: {j.service_method_label(str(cleaned['method']))}")
+    if cleaned.get("ground"):
+        parts.append(f"ground: {str(cleaned['ground']).replace('_', ' ')}")
+    return " — ".join(parts)

@@ -1,0 +1,180 @@
+"""Seeding the demo: each city's stories played through the legal-act functions (`at=` in the past), the
+demo users' names and the demo values of the city's offices."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from dogcase.cases import acts
+from dogcase.cases.models import Case, Incident
+from dogcase.documents.models import CityOffice
+from dogcase.law import library
+
+from . import dates
+from .battle_lake_stories import battle_lake
+from .story import ALL_CONDITIONS, HEARING_OFFICER, Story
+from .tracy_stories import tracy
+
+# What a deployed city supplies in the admin for its documents (documents.CityOffice): demo values, marked so.
+DEMO_OFFICE = {
+    "address": "City Hall (demo address: set the real one in the admin)",
+    "telephone": "218-555-0150",
+}
+# The demo users' names, which documents print (who declared the dog, who decided).
+DEMO_NAMES = {
+    "officer": ("Dana", "Reiter"),
+    "police": ("Chris", "Halvorsen"),
+    "clerk": ("Kim", "Aasen"),
+    "hearing": ("Ruth", "Aamodt"),
+    "council": ("Lee", "Brandvold"),
+}
+
+
+STORIES = {"battle-lake-mn": battle_lake, "tracy-mn": tracy}
+
+
+def load_demo(out=None) -> dict[str, int]:
+    """Create the demo records of every city that has none yet; return how many cases each got."""
+    users = {
+        u.username: u
+        for u in get_user_model().objects.filter(
+            username__in=["officer", "police", "clerk", "hearing", "council"]
+        )
+    }
+    for username, (first, last) in DEMO_NAMES.items():
+        user = users.get(username)
+        if user is not None and not user.first_name:
+            user.first_name, user.last_name = first, last
+            user.save(update_fields=["first_name", "last_name"])
+    made: dict[str, int] = {}
+    for city, stories in STORIES.items():
+        library().get(city)  # an unknown city is an error here, not a silent skip
+        if Incident.objects.filter(jurisdiction=city).exists():
+            continue
+        demo_offices(city)
+        made[city] = 0
+        for story in stories():
+            play(city, story, users)
+            made[city] += 1
+        from dogcase.proofs.demo import demo_proofs
+
+        demo_proofs(city, users)  # an owner's proof, reviewed and waiting (docs/proofs.md)
+    acts.sweep()
+    if out is not None:
+        for city, n in made.items():
+            out.write(f"Demo data: {n} cases in {city}\n")
+    return made
+
+
+def demo_offices(city: str) -> None:
+    """The demo values of what a city supplies in the admin for its documents, where it supplied nothing."""
+    if CityOffice.objects.filter(jurisdiction=city).exists():
+        return
+    j = library().get(city)
+    for office in [*(getattr(j, "offices", None) or {}), CityOffice.LETTERHEAD]:
+        CityOffice.objects.get_or_create(jurisdiction=city, office=office, defaults=DEMO_OFFICE)
+
+
+def play(city: str, story: Story, users: dict[str, Any]) -> Case:
+    officer = users["officer"]
+    inc = story.incident
+    start = dates.local(inc["days"], 9)
+    landlord = None
+    if story.rented_from:
+        landlord = acts.record_person(jurisdiction=city, actor=officer, full_name=story.rented_from, at=start)
+    owner = acts.record_person(
+        jurisdiction=city,
+        actor=officer,
+        full_name=story.owner,
+        street=story.street,
+        city_name="Battle Lake" if city == "battle-lake-mn" else "Tracy",
+        postal_code="56515" if city == "battle-lake-mn" else "56175",
+        phone=f"218-555-01{len(story.owner) % 100:02d}",
+        preferred_language=story.owner_language,
+        at=start,
+    )
+    premises = acts.record_premises(
+        jurisdiction=city,
+        actor=officer,
+        street=story.street,
+        city_name=owner.city_name,
+        postal_code=owner.postal_code,
+        tenure="rented" if landlord else "owned",
+        landlord=landlord,
+        at=start,
+    )
+    dog = acts.record_dog(
+        jurisdiction=city, actor=officer, owners=[owner], premises=premises, at=start, **story.dog
+    )
+    victim_name, victim_kind, injury = inc["victim"]
+    incident = acts.record_incident(
+        jurisdiction=city,
+        actor=officer,
+        occurred_at=dates.local(inc["days"], 8),
+        place=inc["place"],
+        place_type=inc["facts"]["place"],
+        kind=inc["kind"],
+        dogs=[dog],
+        facts=inc["facts"],
+        narrative=inc["narrative"],
+        victims=[{"kind": victim_kind, "name": victim_name, "injury": injury}],
+        witnesses=[{"name": "Pat Reinke", "contact": "218-555-0199", "statement": "Saw it happen."}],
+        at=start,
+    )
+    case = acts.open_case(incident=incident, dog=dog, actor=officer, at=start)
+    return play_steps(case, story.steps, users)
+
+
+def play_steps(case: Case, steps, users: dict[str, Any], *, issue_documents: bool = True) -> Case:
+    """Take a story's steps on its case, each at 11:00 on its day (days ago): a step that issues documents
+    issues them (`documents.acts.take_step`, filled from the demo records), the others through
+    `acts.take_step`. Without `issue_documents`, no document is rendered: the notices' contents are what the
+    law requires (the statewide data set)."""
+    from dogcase.documents import acts as document_acts
+    from dogcase.documents.fill import document_types_for
+
+    if issue_documents:
+        demo_offices(case.jurisdiction)
+    for step_id, who, days, inputs in steps:
+        at = dates.local(days, 11)
+        inputs = {k: str(users["hearing"].pk) if v == HEARING_OFFICER else v for k, v in inputs.items()}
+        if inputs.get("proofs") == ALL_CONDITIONS:
+            inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, at)}
+        j = library().get(case.jurisdiction)
+        state = acts.case_state(case)
+        if issue_documents and document_types_for(j, j.case_step(step_id, state, at), state, at):
+            case = document_acts.take_step(
+                case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
+            ).case
+            continue
+        # a notice no document of the pack writes yet: its contents as the law requires them
+        inputs = with_complete_notices(case, step_id, at, inputs)
+        case = acts.take_step(
+            case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
+        ).case
+    return case
+
+
+def conditions_of_registration(case: Case, step_id: str, at: dt.datetime) -> list[str]:
+    """Every requirement the pack lists for this case's designation, all proven (the demo owner complied)."""
+    j = library().get(case.jurisdiction)
+    choices = j.input_choices(step_id, acts.case_state(case), at).get("proofs", [])
+    return [c["value"] for c in choices]
+
+
+def with_complete_notices(
+    case: Case, step_id: str, at: dt.datetime, inputs: dict[str, Any]
+) -> dict[str, Any]:
+    """The inputs, with every notice-contents checklist the step has ticked in full (the demo city's notices
+    contain every element the law requires) unless the inputs already answer it."""
+    j = library().get(case.jurisdiction)
+    state = acts.case_state(case)
+    step = j.case_step(step_id, state, at)  # the form this case runs (a dog not declared: the state's 347.56)
+    lists = [i.id for i in step.inputs if i.kind == "document" and i.id not in inputs]
+    if not lists:
+        return inputs
+    choices = j.input_choices(step_id, state, at)
+    return {**inputs, **{name: [c["value"] for c in choices.get(name, [])] for name in lists}}
