@@ -7,6 +7,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 RUNSERVER_ADDR := 127.0.0.1:8000
+# `make run`: the host of every link the demo's documents and messages carry (seed_demo issues them before the
+# server starts); the environment's DOGCASE_SITE_URL wins.
+DOGCASE_SITE_URL ?= http://$(RUNSERVER_ADDR)
 
 .PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
 
@@ -14,7 +17,7 @@ help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
 	@echo "make system-packages  install the Debian packages the documents need (Pango, DejaVu fonts, pdftotext)"
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/ with the worker and the daily sweep"
-	@echo "make serve      production: gunicorn (DEBUG=False) + the worker + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS"
+	@echo "make serve      production: gunicorn (DEBUG=False) + the worker + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS, DOGCASE_SITE_URL"
 	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
 	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
 	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"
@@ -52,9 +55,9 @@ system-packages:
 run: venv
 	$(VENV)/bin/dogcase law check
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_demo
+	DOGCASE_SITE_URL=$(DOGCASE_SITE_URL) $(PY) manage.py seed_demo
 	@echo "Serving on http://$(RUNSERVER_ADDR)/ (log in with one of the demo logins above)"
-	VENV=$(VENV) RUNSERVER_ADDR=$(RUNSERVER_ADDR) scripts/run.sh
+	VENV=$(VENV) RUNSERVER_ADDR=$(RUNSERVER_ADDR) DOGCASE_SITE_URL=$(DOGCASE_SITE_URL) scripts/run.sh
 
 serve: venv
 	VENV=$(VENV) scripts/serve.sh
@@ -78,8 +81,7 @@ fmt: venv
 	$(VENV)/bin/ruff check --fix .
 
 test: lint check-deploy browsers
-	scripts/test-sqlite.sh
-	scripts/test-postgres.sh
+	scripts/test-all.sh
 
 test-sqlite: venv browsers
 	scripts/test-sqlite.sh

@@ -5,8 +5,9 @@ exactly what the engine returns for the same input, explanation and citations in
 
 - `classify_floor(facts)` == `j.classifier(DAY).run(facts)`: the same tuple of `DesignationResult`, with the
   same status, the same `Rule` objects matched / barring (the citations), and the same missing facts.
-- `deadline_floor(events)` == `j.deadline("owner.request_hearing", events, on=DAY)`: an equal dict (entries,
-  645.15 traces, due date, set_by, rule, notes).
+- `deadline_floor(events)` == `j.deadline("owner.request_hearing", events, on=DAY, designation="dangerous")`:
+  an equal dict (entries, 645.15 traces, due date, set_by, rule, notes) for a case's designation, as the cases
+  ask it (without one, the engine answers each designation on its own: they are set by different provisions).
 
 Only constants come from the law packs, once, at import: the `Rule` and `Designation` objects of the compiled
 classifier, the provision texts and the defect notes (the citations), and the holiday calendar as a table of
@@ -30,6 +31,7 @@ JURISDICTION = "battle-lake-mn"
 DAY = dt.date(2025, 6, 1)
 _DAY_TEXT = DAY.isoformat()
 DEADLINE = "owner.request_hearing"
+DESIGNATION = "dangerous"
 
 _J = library().get(JURISDICTION)
 _C = _J.classifier(DAY)
@@ -319,17 +321,17 @@ for _v in _VERSIONS.values():
 _STATE = _VERSIONS[_STATE_KEY]
 _CITY = [_VERSIONS[k] for k in (_CITY_PD_KEY, _CITY_D_KEY, _CITY_H_KEY)]
 _CITY_FROM = _CITY[0].in_force.start.isoformat()
-_WHAT = _STATE.effect["what"]
+_WHAT = _VERSIONS[_CITY_D_KEY].effect["what"]  # the city's words for the designation (what_for)
 _STATE_TEXT_NOTE = "dogcase's restatement of the statute from the stored facts, not the enacted words"
 _NOTES = [
     d
     for wanted in (
         "statute-text-not-stored",
         "347541-dangerous-only",
+        "C2b-prior-pdd-hearing-omitted",
         "hearing-request-date-of-notice-vs-receipt",
         "J1-seizure-wait-counting",
         "city-holiday-choices-not-in-source",
-        "C2b-prior-pdd-hearing-omitted",
     )
     for d in _J.defects
     if d.id == wanted
@@ -453,9 +455,9 @@ def _entry(cite, trigger, raw, due, trace):
 
 
 def deadline_floor(events):
-    """When the owner must request a hearing in Battle Lake (on 2025-06-01): 14 days from the date of the
-    notice (347.541 subd. 1 and 3; § 90.15 (B)(2)(b), (C)(2)(b)) and 14 days from its receipt (§ 90.15 (H)),
-    each counted under 645.15; the owner gets the later date."""
+    """When the owner of a dangerous dog must request a hearing in Battle Lake (on 2025-06-01): 14 days from
+    the date of the notice (347.541 subd. 1 and 3; § 90.15 (C)(2)(b)) and 14 days from its receipt (§ 90.15
+    (H)), each counted under 645.15; the owner gets the later date."""
     for name in events:
         if name not in _EVENT_NAMES:
             raise InputError(f"events.{name}", "unknown event; known events: " + ", ".join(_EVENT_ORDER))
@@ -471,10 +473,9 @@ def deadline_floor(events):
         received_due, received_trace = _fourteen_days(
             received, "notice_received", "the day of receipt of the notice is not counted"
         )
-    pd, d, h = _CITY
+    _pd, d, h = _CITY
     entries = [
         _entry(_cite_state(), "notice_date", sent, sent_due, sent_trace),
-        _entry(_cite_city(pd), "notice_date", sent, sent_due, sent_trace),
         _entry(_cite_city(d), "notice_date", sent, sent_due, sent_trace),
         _entry(_cite_city(h), "notice_received", received, received_due, received_trace),
     ]
@@ -491,13 +492,13 @@ def deadline_floor(events):
         answer["status"] = "determined"
         if sent_due > received_due:
             answer["due"] = sent_due.isoformat()
-            answer["set_by"] = [_STATE_KEY, _CITY_PD_KEY, _CITY_D_KEY]
+            answer["set_by"] = [_STATE_KEY, _CITY_D_KEY]
         elif received_due > sent_due:
             answer["due"] = received_due.isoformat()
             answer["set_by"] = [_CITY_H_KEY]
         else:
             answer["due"] = sent_due.isoformat()
-            answer["set_by"] = [_STATE_KEY, _CITY_PD_KEY, _CITY_D_KEY, _CITY_H_KEY]
+            answer["set_by"] = [_STATE_KEY, _CITY_D_KEY, _CITY_H_KEY]
     else:
         answer["status"] = "undetermined"
         answer["due"] = None
@@ -506,11 +507,11 @@ def deadline_floor(events):
             answer["reasons"] = [e["reason"] for e in entries]
         elif sent_due is None:
             answer["missing_events"] = ["notice_date"]
-            answer["reasons"] = [entries[0]["reason"]] * 3
+            answer["reasons"] = [entries[0]["reason"]] * 2
             answer["bound"] = {"at_least": received_due.isoformat(), "why": _BOUND_WHY}
         else:
             answer["missing_events"] = ["notice_received"]
-            answer["reasons"] = [entries[3]["reason"]]
+            answer["reasons"] = [entries[2]["reason"]]
             answer["bound"] = {"at_least": sent_due.isoformat(), "why": _BOUND_WHY}
     answer["rule"] = _RULE
     answer["notes"] = [d.as_dict() for d in _NOTES]

@@ -189,7 +189,7 @@ def _keys(rules) -> list[str]:
     return [r.key for r in rules]
 
 
-def verify(j, day, facts, events, classify_floor, deadline_floor, deadline_id) -> Counter:
+def verify(j, day, facts, events, classify_floor, deadline_floor, deadline_id, designation=None) -> Counter:
     """Engine == floor on every item, or stop here. Returns the mix of answers in the workload."""
     mix: Counter = Counter()
     run = j.classifier(day).run
@@ -223,7 +223,7 @@ def verify(j, day, facts, events, classify_floor, deadline_floor, deadline_id) -
         for r in full:
             mix[(r.designation.id, r.status)] += 1
     for index, ev in enumerate(events):
-        engine = j.deadline(deadline_id, ev, on=day)
+        engine = j.deadline(deadline_id, ev, on=day, designation=designation)
         floor = deadline_floor(ev)
         if engine != floor:
             diff = sorted(k for k in set(engine) | set(floor) if engine.get(k) != floor.get(k))
@@ -270,11 +270,11 @@ def loop_floor_classify(floor_fn, work) -> int:
     return time.perf_counter_ns() - t0
 
 
-def loop_engine_deadline(j, day, deadline_id, work) -> int:
+def loop_engine_deadline(j, day, deadline_id, work, designation=None) -> int:
     deadline = j.deadline
     t0 = time.perf_counter_ns()
     for ev in work:
-        deadline(deadline_id, ev, on=day)
+        deadline(deadline_id, ev, on=day, designation=designation)
     return time.perf_counter_ns() - t0
 
 
@@ -380,7 +380,7 @@ def print_table(rows: list[dict]) -> None:
 
 def main() -> int:
     cpu = pin_to_one_core()
-    from bench.floor import DAY, DEADLINE, JURISDICTION, classify_floor, deadline_floor
+    from bench.floor import DAY, DEADLINE, DESIGNATION, JURISDICTION, classify_floor, deadline_floor
     from dogcase.law import library
 
     j = library().get(JURISDICTION)
@@ -391,11 +391,13 @@ def main() -> int:
     print(
         f"pinned to cpu {cpu} of {os.cpu_count()} ({cpu_model()}); gc enabled, collected before every round"
     )
-    print(f"jurisdiction {JURISDICTION}, law in force on {DAY.isoformat()}, deadline {DEADLINE}")
+    print(
+        f"jurisdiction {JURISDICTION}, law in force on {DAY.isoformat()}, deadline {DEADLINE} ({DESIGNATION})"
+    )
 
     facts = fact_workload(j)
     event_sets = event_workload()
-    mix = verify(j, DAY, facts, event_sets, classify_floor, deadline_floor, DEADLINE)
+    mix = verify(j, DAY, facts, event_sets, classify_floor, deadline_floor, DEADLINE, DESIGNATION)
     blanks = sum(1 for f in facts if len(f) < 15)
     print(
         f"workload: {len(facts)} fact sets (seed {SEED}; {blanks} with a fact left blank), {len(event_sets)} event sets"
@@ -424,7 +426,7 @@ def main() -> int:
     deadline_work = event_sets * EVENT_REPEAT
     deadline_rounds = interleaved(
         {
-            "engine": lambda: loop_engine_deadline(j, DAY, DEADLINE, deadline_work),
+            "engine": lambda: loop_engine_deadline(j, DAY, DEADLINE, deadline_work, DESIGNATION),
             "floor": lambda: loop_floor_deadline(deadline_floor, deadline_work),
         },
         len(deadline_work),
@@ -450,7 +452,7 @@ def main() -> int:
         ),
         {**_row("classify: floor classify_floor(facts)", floor_c, floor_c), "is_floor": True},
         _row(
-            f"due date: engine j.deadline({DEADLINE!r})",
+            f"due date: engine j.deadline({DEADLINE!r}, designation={DESIGNATION!r})",
             deadline_rounds["engine"],
             floor_d,
             None,

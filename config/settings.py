@@ -13,8 +13,11 @@ Environment variables (all optional in development):
     DOGCASE_VAR_DIR       where local state lives (default var/ in the checkout).
     DOGCASE_MEDIA_DIR     where evidence and proof files are stored (default var/media).
     DOGCASE_MAX_UPLOAD_BYTES  largest evidence/proof file accepted (default 10 MiB).
-    DOGCASE_SITE_URL      the address readers use to reach dogcase, printed in every issued document's footer
-                          with its verification code (e.g. https://dogcase.example.org; default: the path only).
+    DOGCASE_SITE_URL      the site's address, the host of every link dogcase prints or sends: the owner's portal
+                          and access code on a notice and a code slip, the links in e-mails, the verification link
+                          in every document's footer (e.g. https://dogcase.example.org). Required in production
+                          (`check --deploy` warns, dogcase.W103; `make serve` refuses to start without it); in
+                          development `make run` passes the serving address, else http://127.0.0.1:8000.
     DOGCASE_AUDIT_KEY     the audit chain's key (HMAC-SHA256), at least 32 characters, kept outside the database;
                           required when DEBUG is False (or DOGCASE_AUDIT_KEY_FILE: a file holding it).
 
@@ -202,8 +205,23 @@ MEDIA_ROOT = Path(os.getenv("DOGCASE_MEDIA_DIR", VAR_DIR / "media"))
 MEDIA_URL = "/files/"
 DOGCASE_MAX_UPLOAD_BYTES = envint("DOGCASE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024))
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
-# Printed in the footer of every issued document before /verify/<code> (dogcase.documents.render).
-DOGCASE_SITE_URL = os.getenv("DOGCASE_SITE_URL", "").rstrip("/")
+# The host of every link dogcase prints or sends (dogcase.owners.urls_util.site_url: the portal on a notice and
+# a code slip, the links in e-mails, /verify/<code> in every document's footer). A batch job (the sweep, the
+# worker, seed_demo) has no request to take a host from: the one setting gives it.
+if os.getenv("DOGCASE_PUBLIC_URL"):
+    raise ImproperlyConfigured(
+        "DOGCASE_PUBLIC_URL is replaced by DOGCASE_SITE_URL (one address for every link): set DOGCASE_SITE_URL"
+    )
+DOGCASE_SITE_URL = os.getenv("DOGCASE_SITE_URL", "http://127.0.0.1:8000" if DEBUG else "").strip().rstrip("/")
+if DOGCASE_SITE_URL and (
+    not DOGCASE_SITE_URL.startswith(("http://", "https://"))
+    or not DOGCASE_SITE_URL.split("://", 1)[1]
+    or any(c in DOGCASE_SITE_URL for c in "?# ")
+):
+    raise ImproperlyConfigured(
+        f"Unexpected value DOGCASE_SITE_URL={DOGCASE_SITE_URL!r}: give the site's address, e.g. "
+        "https://dogcase.example.org"
+    )
 
 # The audit chain is keyed (dogcase.cases.audit): someone who can write the database but does not hold this
 # key cannot recompute the hash of an event they changed. Changing the key makes every event written with the
@@ -407,14 +425,12 @@ try:
 except ValueError:
     raise ImproperlyConfigured("DOGCASE_MAIL_RETRY_SECONDS must be whole seconds, comma-separated") from None
 # The owner's portal (dogcase.owners): its own session keys, short sessions, sign-in by code and one fact.
-#   DOGCASE_PUBLIC_URL                      the site's address as printed on the owner's notices (the portal is
-#                                           its /owner/ page); default http://127.0.0.1:8000 (make run).
+#   (the portal's address on the owner's notices is DOGCASE_SITE_URL's /owner/ page, above)
 #   DOGCASE_OWNER_SESSION_IDLE_SECONDS      an owner's sign-in ends after this long without a request (1800).
 #   DOGCASE_OWNER_SESSION_MAX_SECONDS       and this long after it began, however active (28800, 8 hours).
 #   DOGCASE_OWNER_LINK_MINUTES              the one-time e-mailed sign-in link works for this long (30).
 #   DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT     wrong answers for one code before it is locked for
 #                                           DOGCASE_LOGIN_LOCKOUT_SECONDS (5; an address may fail 4 times as often).
-DOGCASE_PUBLIC_URL = os.getenv("DOGCASE_PUBLIC_URL", "http://127.0.0.1:8000")
 DOGCASE_OWNER_SESSION_IDLE_SECONDS = envint("DOGCASE_OWNER_SESSION_IDLE_SECONDS", "1800")
 DOGCASE_OWNER_SESSION_MAX_SECONDS = envint("DOGCASE_OWNER_SESSION_MAX_SECONDS", "28800")
 DOGCASE_OWNER_LINK_MINUTES = envint("DOGCASE_OWNER_LINK_MINUTES", "30")

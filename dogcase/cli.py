@@ -89,6 +89,12 @@ def cmd_deadline(args: argparse.Namespace) -> None:
         if exc.field == "designation":  # name the option the user typed
             raise InputError("--designation", exc.rule) from exc
         raise
+    if answer.get("status") == "by_designation":
+        # no one date: the provisions differ by designation (each is answered in `by_designation`)
+        sys.stderr.write(
+            f"note: the provisions that set {args.deadline} differ by designation: each designation is answered "
+            f"on its own; --designation {{{','.join(answer['designations'])}}} gives the one for a case\n"
+        )
     _out(answer)
 
 
@@ -177,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--designation",
-        help="only the provisions that concern this designation (a case's), e.g. vicious; default: every one",
+        help="only the provisions that concern this designation (a case's), e.g. vicious; without it, where the "
+        "provisions differ by designation, each designation is answered on its own (status by_designation)",
     )
     p.set_defaults(func=cmd_deadline)
 

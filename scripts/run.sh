@@ -5,6 +5,10 @@
 set -euo pipefail
 VENV=${VENV:-.venv}
 ADDR=${RUNSERVER_ADDR:-127.0.0.1:8000}
+# The host of every link dogcase prints or sends (the portal on a notice, e-mails, /verify/ in the footers):
+# the address served here, unless DOGCASE_SITE_URL names another (the worker and the sweep have no request).
+export DOGCASE_SITE_URL=${DOGCASE_SITE_URL:-http://$ADDR}
+echo "Links in documents and messages point to $DOGCASE_SITE_URL (DOGCASE_SITE_URL)."
 mkdir -p var
 "$VENV/bin/python" manage.py db_worker --queue-name '*' --no-reload > var/worker.log 2>&1 &
 WORKER=$!

@@ -2,7 +2,7 @@
 # `make serve`: the production server — gunicorn with DEBUG=False, the background worker (manage.py db_worker:
 # mail, the daily sweep, document checks) and the scheduler of the daily sweep beside it; when one stops, the
 # others are stopped too and the script exits with its status. On a server, run them as the systemd units in
-# docs/deploy.md instead (they restart each on its own). Needs SECRET_KEY and ALLOWED_HOSTS
+# docs/deploy.md instead (they restart each on its own). Needs SECRET_KEY, ALLOWED_HOSTS and DOGCASE_SITE_URL
 # (and the rest of the production environment, docs/deploy.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,7 @@ VENV=${VENV:-.venv}
 export DEBUG=False
 : "${SECRET_KEY:?set SECRET_KEY (e.g. from a file only the service can read); see docs/deploy.md}"
 : "${ALLOWED_HOSTS:?set ALLOWED_HOSTS, e.g. dogcase.example.org; see docs/deploy.md}"
+: "${DOGCASE_SITE_URL:?set DOGCASE_SITE_URL, the host of every link in documents and messages, e.g. https://dogcase.example.org; see docs/deploy.md}"
 
 "$VENV/bin/python" manage.py check --deploy
 "$VENV/bin/dogcase" law check >/dev/null

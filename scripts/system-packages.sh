@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # The Debian packages dogcase needs beside Python's: what WeasyPrint renders the issued documents with (Pango,
-# and the DejaVu fonts the documents are set in: nothing is downloaded at run time), and poppler-utils
-# (pdftotext, with which the tests read the PDFs back). Installs the missing ones with apt as root; as anyone
+# and the fonts the documents are set in: nothing is downloaded at run time), and poppler-utils (pdftotext and
+# pdffonts, with which the tests read the PDFs back). Installs the missing ones with apt as root; as anyone
 # else, names them and fails.
+#
+# The fonts: DejaVu sets the text; a name or an address in another script is drawn from Noto (Debian's
+# fonts-noto-core: Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai and most other scripts;
+# fonts-noto-cjk: Chinese, Japanese and Korean; fonts-noto-color-emoji: emoji), so that no owner's name
+# prints as empty boxes (docs/cases.md, "Documents").
 set -euo pipefail
 
-packages=(libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core poppler-utils)
+packages=(
+    libpango-1.0-0 libpangoft2-1.0-0 poppler-utils
+    fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -37,21 +37,25 @@ def test_classify_reads_a_facts_file_and_uses_the_incident_dates_law(capsys, fac
     assert set(answer["eligible"]) == {"potentially_dangerous", "vicious"}
 
 
-def test_deadline_gives_the_owner_the_later_of_city_and_state(capsys):
+def test_deadline_gives_the_owner_the_later_of_two_provisions(capsys):
+    # § 90.15 (B)(2)(b): 14 days from the notice (Friday 3 May 2024: 17 May); (H): from its receipt if later
     answer = run(
         capsys,
         "deadline",
         "owner.request_hearing",
         "-j",
-        "tracy-mn",
+        "battle-lake-mn",
+        "--designation",
+        "potentially_dangerous",
         "--event",
-        "notice_sent=2026-03-02",
+        "notice_date=2024-05-03",
         "--event",
-        "notice_date=2026-03-02",
+        "notice_received=2024-05-06",
     )
 
     assert len(answer["entries"]) == 2
-    assert answer["due"] == "2026-03-16"
+    assert answer["due"] == "2024-05-20"
+    assert answer["set_by"] == ["battle-lake-mn:H.deadline"]
 
 
 def test_deadline_for_one_designation_combines_only_the_provisions_that_concern_it(capsys):
@@ -68,8 +72,12 @@ def test_deadline_for_one_designation_combines_only_the_provisions_that_concern_
         "dangerous",
     )
 
-    # Tracy's five business days (Subd 4.A, for vicious dogs) do not set a state dangerous dog's time
-    assert "tracy-mn:4.A.request" in {e["provision"]["provision"] for e in every["entries"]}
+    # Tracy's five business days (Subd 4.A, for vicious dogs) do not set a state dangerous dog's time; asked
+    # without a designation, each designation is answered on its own
+    assert every["status"] == "by_designation" and every["due"] is None
+    parts = {a["designation"]: a for a in every["by_designation"]}
+    assert {e["provision"]["provision"] for e in parts["vicious"]["entries"]} == {"tracy-mn:4.A.request"}
+    assert parts["dangerous"]["due"] == "2026-03-16"
     assert {e["provision"]["provision"] for e in dangerous_dog["entries"]} == {"mn-statute:347.541.1"}
     assert dangerous_dog["due"] == "2026-03-16"
 

@@ -127,7 +127,11 @@ class DeadlineIn(BaseModel):
     designation: Annotated[str, WithJsonSchema(schema_of("designation", {"type": "string"}))] | None = Field(
         None,
         description="A designation id (see the law's `designations`): combine only the provisions that concern "
-        "a case with this designation. Without it, every provision setting the deadline is combined.",
+        "a case with this designation. Without it, where the provisions that set the deadline differ by "
+        'designation, no single date is given: `status` is "by_designation", `due` is null, and '
+        "`by_designation` holds one answer per designation (its own `due`, `set_by`, `what` and `entries`), "
+        "`not_set_for` the designations no provision reaches; where the same provisions reach every "
+        "designation, they are combined into one answer.",
     )
 
 
@@ -222,7 +226,8 @@ def classify(request, id: JurisdictionId, payload: ClassifyIn):
 @router.post(
     "/jurisdictions/{id}/deadline",
     response={200: dict[str, Any], **ERRORS},
-    description="By when an act is due (or allowed), from the events, with every provision that sets it. "
+    description="By when an act is due (or allowed), from the events, with every provision that sets it; "
+    "for one designation (`designation`), or each designation on its own where their provisions differ. "
     + PUBLIC,
 )
 def deadline(request, id: JurisdictionId, payload: DeadlineIn):

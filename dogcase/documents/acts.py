@@ -111,7 +111,13 @@ def drafts_for_step(case: Case, step_id: str, *, inputs: Mapping[str, Any], at: 
     for inp in step.inputs:
         if inp.required and inp.kind not in ("document", "file") and inp.id not in cleaned:
             raise case_acts.InvalidInput(inp.id, f"required: {inp.label}")
-    drafts = fill.draft_documents(case, j, step, state=state, inputs=cleaned, at=at, actor=actor)
+    if _posted(step, cleaned):  # the preview says what the posted notice prints instead of the code
+        from dogcase.owners.notice import codes_for_issue
+
+        with codes_for_issue(case, None, actor=actor, at=at, posted=True):
+            drafts = fill.draft_documents(case, j, step, state=state, inputs=cleaned, at=at, actor=actor)
+    else:
+        drafts = fill.draft_documents(case, j, step, state=state, inputs=cleaned, at=at, actor=actor)
     return step, cleaned, drafts
 
 
@@ -176,7 +182,7 @@ def take_step(
                 uploads=uploads,
                 at=at,
             )
-        with _portal_codes(locked, step_id, actor=actor, at=at):
+        with _portal_codes(locked, step_id, actor=actor, at=at, inputs=inputs):
             step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
         missing = [m for d in drafts for m in d.missing]
         if missing:
@@ -207,22 +213,33 @@ def take_step(
 
 
 def _prints_portal_code(doc_type) -> bool:
-    """An owner-facing document whose text prints the owner's portal code ({portal.code})."""
-    return getattr(doc_type, "audience", "") == "owner" and any(
-        "{portal.code}" in str(getattr(s, "text", "") or "") for s in getattr(doc_type, "sections", ()) or ()
+    """An owner-facing document: it prints the owner's portal code (in its own wording's {portal.code}, or in
+    the block "Your case online" that fill adds to every other owner-facing document)."""
+    return getattr(doc_type, "audience", "") == "owner"
+
+
+def _posted(step, inputs: Mapping[str, Any]) -> bool:
+    """Is the document served by posting it (where anyone may read it)? Then it prints no access code."""
+    if step is None:
+        return False
+    return any(
+        i.kind == "service_method" and serving.method_kind(str(inputs.get(i.id) or "")) == "posting"
+        for i in step.inputs
     )
 
 
-def _portal_code_of(case: Case, doc_type, *, actor, at: dt.datetime):
+def _portal_code_of(case: Case, doc_type, *, actor, at: dt.datetime, posted: bool = False):
     """While `doc_type` (one that prints the owner's portal code, else None: nothing) is filled for issue: the
     recipient's code is issued (or re-issued) now, inside the act's transaction, and printed only in the PDF
-    (dogcase.owners.notice)."""
+    (dogcase.owners.notice); a notice that is `posted` prints none and issues none."""
     import contextlib
 
     from dogcase.owners.notice import codes_for_issue
 
     if doc_type is None:
         return contextlib.nullcontext()
+    if posted:
+        return codes_for_issue(case, None, actor=actor, at=at, posted=True)
     day = at.astimezone(case_acts.jurisdiction_of(case).tz).date()
     owners = [
         o.person
@@ -232,7 +249,7 @@ def _portal_code_of(case: Case, doc_type, *, actor, at: dt.datetime):
     return codes_for_issue(case, owners[0] if owners else None, actor=actor, at=at)
 
 
-def _portal_codes(case: Case, step_id: str, *, actor, at: dt.datetime):
+def _portal_codes(case: Case, step_id: str, *, actor, at: dt.datetime, inputs: Mapping[str, Any]):
     """The documents the step issues, for issue: the owner's portal code, when one of them prints it."""
     j = case_acts.jurisdiction_of(case)
     day = at.astimezone(j.tz).date()
@@ -242,7 +259,11 @@ def _portal_codes(case: Case, step_id: str, *, actor, at: dt.datetime):
     except (InputError, KeyError):
         types = []
     printing = next((t for t in types if _prints_portal_code(t)), None)
-    return _portal_code_of(case, printing, actor=actor, at=at)
+    try:
+        posted = _posted(j.case_step(step_id, state, at), inputs)
+    except (InputError, KeyError):
+        posted = False
+    return _portal_code_of(case, printing, actor=actor, at=at, posted=posted)
 
 
 def _refused_anyway(case: Case, step_id: str, actor, at: dt.datetime) -> bool:
@@ -393,9 +414,16 @@ def correct_document(
         )
         sources.day = day  # "today" is the day of the corrected version
         attached = [
-            fill.fill_document(a, sources, owner_box=False) for a in fill.attachments_of(j, doc_type, day)
+            fill.fill_document(a, sources, owner_box=False, attached=True)
+            for a in fill.attachments_of(j, doc_type, day)
         ]
-        with _portal_code_of(case, doc_type if _prints_portal_code(doc_type) else None, actor=actor, at=at):
+        with _portal_code_of(
+            case,
+            doc_type if _prints_portal_code(doc_type) else None,
+            actor=actor,
+            at=at,
+            posted=_posted(step, inputs),
+        ):
             draft = fill.fill_document(doc_type, sources, attachments=attached)
         if draft.missing:
             raise MissingElements(draft.missing)

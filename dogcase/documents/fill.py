@@ -18,9 +18,10 @@ from typing import Any
 from django.urls import reverse
 
 from dogcase.cases.models import Case
-from dogcase.documents.sources import Sources, city_office
+from dogcase.documents.sources import INPUT_SOURCES, Sources, city_office
 from dogcase.documents.words import date_words, parse
-from dogcase.law import CaseState
+from dogcase.law import CaseState, InputError
+from dogcase.law.documents import placeholders
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
@@ -200,9 +201,23 @@ def fill_text(template: str, sources: Sources) -> tuple[list[tuple[str, str]], l
     parts: list[tuple[str, str]] = []
     missing: list[str] = []
     pos = 0
+
+    def literal(text: str) -> None:
+        # a value that ends its own sentence ("… see incident report.", "8:00 a.m.") is not given a second full
+        # stop by the wording that follows it
+        if (
+            text.startswith(".")
+            and parts
+            and parts[-1][1] == "value"
+            and parts[-1][0].rstrip().endswith((".", "?", "!"))
+        ):
+            text = text[1:]
+        if text:
+            parts.append((text, ""))
+
     for m in PLACEHOLDER.finditer(template):
         if m.start() > pos:
-            parts.append((template[pos : m.start()], ""))
+            literal(template[pos : m.start()])
         name = m.group(1).strip()
         value = sources.value(name)
         if value is None:
@@ -212,7 +227,7 @@ def fill_text(template: str, sources: Sources) -> tuple[list[tuple[str, str]], l
             parts.append((value, "value"))
         pos = m.end()
     if pos < len(template):
-        parts.append((template[pos:], ""))
+        literal(template[pos:])
     return parts, missing
 
 
@@ -233,9 +248,13 @@ def _section_applies(j, section, state: CaseState, at: dt.datetime) -> bool:
     return bool(check(section, state, at))
 
 
-def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool = True) -> Draft:
+def fill_document(
+    doc_type, sources: Sources, *, attachments=(), owner_box: bool = True, attached: bool = False
+) -> Draft:
     """The document filled from the case. `owner_box`: for an owner-facing document, work out the "what
-    happens next" box and the owner's language (not needed for the pages attached after a document)."""
+    happens next" box and the owner's language (not needed for the pages attached after a document).
+    `attached`: a page of another document (a form the owner fills in and sends to the office it names): it
+    has no addressee of its own — the document it is attached to is addressed to the owner."""
     j = sources.j
     sections = []
     for section in doc_type.sections:
@@ -274,7 +293,7 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
         )
     owners = sources.owners()
     recipient = ""
-    if getattr(doc_type, "audience", "") == "owner" and owners:
+    if getattr(doc_type, "audience", "") == "owner" and owners and not attached:
         first = owners[0]
         recipient = "\n".join(p for p in (first.full_name, first.address if first.street else "") if p)
     letterhead = {"name": j.name, **{k: v for k, v in (getattr(j, "letterhead", None) or {}).items() if v}}
@@ -284,14 +303,8 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
     if owner_box and getattr(doc_type, "audience", "") == "owner":
         owner_parts = _owner_parts(doc_type, sources, owners[0] if owners else None, letterhead)
     portal_qr = ""
-    if getattr(doc_type, "audience", "") == "owner" and any(
-        "{portal.code}" in str(getattr(s, "text", "") or "") for s in _all_sections(doc_type)
-    ):
-        from dogcase.owners.notice import PLACEHOLDER, qr_svg, sign_in_link
-
-        code = sources.value("portal.code")
-        if code and code != PLACEHOLDER:
-            portal_qr = qr_svg(sign_in_link(code))
+    if getattr(doc_type, "audience", "") == "owner" and owner_box and not attached:
+        portal_qr = _your_case_online(doc_type, sources, sections)
     return Draft(
         doc_type=doc_type,
         id=doc_type.id,
@@ -311,6 +324,35 @@ def fill_document(doc_type, sources: Sources, *, attachments=(), owner_box: bool
 
 def _all_sections(doc_type) -> list:
     return list(getattr(doc_type, "sections", ()) or ())
+
+
+def _your_case_online(doc_type, sources: Sources, sections: list[FilledSection]) -> str:
+    """Every document issued to an owner, in every city and the state's, ends with "Your case online": the
+    portal's address and the owner's case access code (dogcase.owners.notice). A document whose own wording
+    prints the code keeps its wording; any other gets the block, appended to `sections`. Returns the QR code
+    (SVG) of the portal link with the code, once the code is issued ("" in a draft and on a posted notice)."""
+    from dogcase.owners.notice import PORTAL_HEADING, PORTAL_TEXT, prints_code, qr_svg, sign_in_link
+
+    own = any(
+        "{portal.code}" in str(getattr(s, "text", "") or "")
+        and _section_applies(sources.j, s, sources.future, sources.at)
+        for s in _all_sections(doc_type)
+    )
+    if not own:
+        parts, _names = fill_text(PORTAL_TEXT, sources)
+        sections.append(
+            FilledSection(
+                element=None,
+                element_text="",
+                citation="",
+                heading=PORTAL_HEADING,
+                layer="",
+                parts=parts,
+                missing=[],
+            )
+        )
+    code = sources.value("portal.code")
+    return qr_svg(sign_in_link(code)) if prints_code(code) else ""
 
 
 def _owner_parts(doc_type, sources: Sources, recipient, letterhead=None) -> dict[str, str]:
@@ -384,7 +426,8 @@ def draft_documents(
                 doc_type,
                 sources,
                 attachments=[
-                    fill_document(a, sources, owner_box=False) for a in attachments_of(j, doc_type, day)
+                    fill_document(a, sources, owner_box=False, attached=True)
+                    for a in attachments_of(j, doc_type, day)
                 ],
             )
         )
@@ -397,3 +440,60 @@ def attachments_of(j, doc_type, day: dt.date) -> list:
     if pages is not None:
         return [p for p in pages(doc_type.id, day) if p.id != doc_type.id]
     return [j.document_type(a, day) for a in getattr(doc_type, "attachments", ()) or ()]
+
+
+# ------------------------------------------------------------------------------------------------ the act form
+
+
+@dataclass
+class InputNeed:
+    """An input the law lets a step leave empty that a document cannot be issued without: `now` when a document
+    the step itself issues needs it in every case (the step cannot be taken without it), else the documents of
+    this or a later step that need it (in some case, or later)."""
+
+    now: bool = False
+    documents: list[str] = field(default_factory=list)
+
+
+def inputs_documents_need(j, step, designation: str | None, day: dt.date) -> dict[str, InputNeed]:
+    """The optional inputs of `step` whose value a document prints (a `{input.<id>}` of a document the step
+    issues, or a source read from the step's form, `sources.INPUT_SOURCES`): input id -> InputNeed. The act
+    form says so instead of calling the input "optional"."""
+    designations = (designation,) if designation else tuple(step.for_ or ()) or (None,)
+    optional = {i.id for i in step.inputs if not i.required}
+    if not optional:
+        return {}
+    own: set[str] = set()
+    for d in designations:
+        try:
+            for t in document_types_for(j, step, CaseState(d, day, ()), _noon(j, day)):
+                own.update(p.id for p in [t, *attachments_of(j, t, day)])
+        except (InputError, KeyError, LookupError, ValueError):
+            continue
+    out: dict[str, InputNeed] = {}
+    for t in j.all_document_types(day):
+        if designations != (None,) and not any(t.reaches(d) for d in designations):
+            continue
+        for section in t.sections:
+            for name in placeholders(str(section.text or "")):
+                if name.startswith("input."):
+                    ids: tuple[str, ...] = (name.removeprefix("input."),) if t.id in own else ()
+                elif name in INPUT_SOURCES and (
+                    step.act in INPUT_SOURCES[name][0] or step.id in INPUT_SOURCES[name][0]
+                ):
+                    ids = INPUT_SOURCES[name][1]
+                else:
+                    continue
+                given = next((i for i in ids if any(x.id == i for x in step.inputs)), None)
+                if given is None or given not in optional:
+                    continue
+                need = out.setdefault(given, InputNeed())
+                if t.id in own and section.when is None:
+                    need.now = True
+                if t.title not in need.documents:
+                    need.documents.append(t.title)
+    return out
+
+
+def _noon(j, day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(12), tzinfo=j.tz)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from dogcase.cases.models import Case, Person
 from dogcase.documents.next_steps import date_words, next_steps, render_next_steps, steps_from
+from dogcase.documents.words import place_name, translated
 
 
 def owner_language(case: Case, recipient: Person | None = None) -> str:
@@ -74,10 +75,12 @@ def owner_reading(
             context = {
                 "language": language,
                 "heading": gettext("Explanation in Spanish"),
-                "what": gettext(
-                    "This is an official document of %(city)s about your dog %(dog)s: “%(title)s”."
-                )
-                % {"city": j.name, "dog": case.dog.name, "title": title},
+                "what": gettext("This is an official document of %(city)s about your dog %(dog)s: %(title)s.")
+                % {
+                    "city": place_name(j.name, language, in_sentence=True),
+                    "dog": case.dog.name,
+                    "title": _title_words(title, language),
+                },
                 "legal": gettext(
                     "The legal text of this document is in English, and the English text is the one that counts. "
                     "This explanation in Spanish helps you understand it; it does not replace it."
@@ -104,9 +107,18 @@ def owner_reading(
                     "can help."
                 ),
                 "contact": gettext("If you have questions, contact %(office)s: %(contact)s.")
-                % {"office": office_name, "contact": office_contact}
+                % {"office": place_name(office_name, language, in_sentence=True), "contact": office_contact}
                 if office_name and office_contact
                 else "",
             }
             explanation = render_to_string("documents/_partials/owner_explanation.html", context)
     return OwnerReading(language=language, next_steps=box, explanation=explanation)
+
+
+def _title_words(title: str, language: str) -> str:
+    """The document's title in the explanation: in `language` with the English title beside it, or the English
+    title said to be English when the catalogue does not translate it."""
+    own = translated(title, language)
+    if own is None:
+        return gettext("“%(title)s” (in English)") % {"title": title}
+    return gettext("“%(translated)s” (in English: “%(title)s”)") % {"translated": own, "title": title}

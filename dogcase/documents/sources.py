@@ -11,8 +11,10 @@ from django.contrib.auth import get_user_model
 
 from dogcase.cases.models import Case, staff_member
 from dogcase.cases.roles import ROLES_BY_GROUP
-from dogcase.documents.words import date_words, humanize, time_words, words
+from dogcase.documents.words import date_words, humanize, parse, time_words, words
 from dogcase.law import CaseState, InputError, TakenStep
+from dogcase.law.clock import add_months, add_years
+from dogcase.law.departures import requirement_amounts
 
 
 class Sources:
@@ -183,18 +185,14 @@ class Sources:
             "incident.time": lambda: time_words(incident.occurred_at, self.tz),
             "incident.place": lambda: incident.place,
             "incident.circumstances": lambda: incident.narrative,
-            "declaration.basis": lambda: self.input_of(("declare", "classify"), "basis", "reasonable_cause"),
             "declaration.date": lambda: self.event("declaration", "classification"),
             "declarant.name": self._declarant_name,
-            "declarant.role": self._declarant_role,
-            "declarant.telephone": lambda: self.input_of(("declare", "classify"), "declarant_telephone"),
-            "hearing.at": lambda: self.input_of(("schedule_hearing",), "hearing_at"),
-            "hearing.place": lambda: self.input_of(("schedule_hearing",), "place"),
+            "declarant.office": self._declarant_office,
+            "issuer.name": self._issuer_name,
+            "issuer.office": self._issuer_office,
             "hearing.officer": self._hearing_officer,
             "hearing.subject": self._hearing_subject,
-            "hearing.held_on": lambda: self.input_of(("hold_hearing",), "closed_on", "held_on"),
             "decision.outcome": lambda: _outcome(self.input_of(DECISION_ACTS, "outcome")),
-            "decision.reasons": lambda: self.input_of(DECISION_ACTS, "reasons", "conditions"),
             "decision.date": lambda: self._date_of(self.last(*DECISION_ACTS)),
             "recommendation.outcome": lambda: _outcome(self.input_of(("recommend",), "outcome")),
             "council.outcome": lambda: _outcome(_input(self._council(), "outcome")),
@@ -204,16 +202,17 @@ class Sources:
             "council.date": lambda: self._date_of(self._council()),
             "requirements.list": self._requirements,
             "registration.conditions": self._conditions,
-            "certificate.number": lambda: self.input_of(("issue_certificate",), "number"),
             "certificate.issued_on": lambda: self.event("registration_issued"),
             "certificate.expires_on": self._certificate_expires,
             "seizure.date": lambda: self.event("seizure", "impoundment"),
             "seizure.ground": lambda: self._ground(),
-            "seizure.place": lambda: self.input_of(("seize", "impound"), "place"),
             "reclaim.requirements": self._reclaim,
         }
         getter = simple.get(name)
         if getter is None:
+            if name in INPUT_SOURCES:
+                acts, ids = INPUT_SOURCES[name]
+                return words(self.input_of(acts, *ids), self.tz)
             return None
         return words(getter(), self.tz)
 
@@ -294,29 +293,90 @@ class Sources:
             return None
         return user.get_full_name() or user.get_username()
 
-    def _declarant_role(self) -> str | None:
+    def _declarant_office(self) -> str | None:
+        """The office the law names for the declaration (classification) that the person who made it acts in, in
+        the pack's words: "City Animal Control Officer", "Tracy City Administrator" — never the staff role of
+        their account ("City clerk"). On a case never declared (a 347.56 destruction), the office of the person
+        giving notice, for the step taken now."""
         from dogcase.cases.models import Event
 
         t = self._declaration()
         if t is None:
-            from dogcase.cases.access import staff_roles
+            return self._issuer_office()
+        event = Event.objects.filter(case=self.case, act=t.step, at=t.at).first()
+        staff = (event.actor_roles if event else "").split(",")
+        designation = (t.inputs or {}).get("designation") or self.state.designation
+        return self.office_of(t.step, staff, designation, t.at.astimezone(self.tz).date())
 
-            roles = sorted(staff_roles(self.actor)) if self.actor is not None else []
-        else:
-            event = Event.objects.filter(case=self.case, act=t.step, at=t.at).first()
-            roles = (event.actor_roles if event else "").split(",")
-        words = [ROLES_BY_GROUP[r].label for r in roles if r in ROLES_BY_GROUP]
-        return ", ".join(words) or None
+    def _issuer(self) -> tuple[Any, Any]:
+        """(the person who takes the step that issues the document, their staff roles): the person taking it now,
+        or — the step already recorded, a correction filling its document again — the person who took it, with
+        the roles recorded on its event (the corrected version is still the act of the person who took it)."""
+        from dogcase.cases.access import staff_roles
+        from dogcase.cases.models import Event
+
+        if self.step is not None:
+            event = (
+                Event.objects.filter(case=self.case, act=self.step.id, at=self.at)
+                .select_related("actor")
+                .first()
+            )
+            if event is not None and event.actor is not None:
+                return event.actor, event.actor_roles.split(",")
+        actor = self.actor
+        if actor is None or not getattr(actor, "is_authenticated", False):
+            return None, ()
+        return actor, staff_roles(actor)
+
+    def _issuer_name(self) -> str | None:
+        user, _ = self._issuer()
+        return (user.get_full_name() or user.get_username()) if user is not None else None
+
+    def _issuer_office(self) -> str | None:
+        user, roles = self._issuer()
+        if self.step is None or user is None:
+            return None
+        designation = self.state.designation or self.inputs.get("designation")
+        return self.office_of(self.step.id, roles, designation, self.day)
+
+    def office_of(self, step_id: str, staff, designation: str | None, day: dt.date) -> str | None:
+        """The office (a role of the pack, in its words) the law names for the step — its authority's roles for
+        the designation, or the roles its reading names — that a person with these staff roles acts as."""
+        try:
+            step = self.j.step(step_id, day)
+            held = self.j.pack_roles_for({r for r in staff if r in ROLES_BY_GROUP})
+        except (InputError, KeyError, ValueError):
+            return None
+        allowed = (step.roles_by_designation.get(designation) if designation else None) or step.roles
+        offices = [rid for rid in self.j.roles if rid in allowed and rid in held]
+        # a person whose staff role bears the name of one of those offices holds that one (an animal control
+        # officer is the "animal control officer", not also the "animal control authority" the agency is)
+        named = [rid for rid in offices if rid in staff]
+        labels = [self.j.roles[rid].label for rid in named or offices]
+        return " and ".join(dict.fromkeys(labels)) or None
 
     def _hearing_subject(self) -> str | None:
+        """What the hearing is about ((I)(2)): the appeal of the declaration, or — a hearing scheduled on the
+        appeal of an intended destruction ((K)) — of the intended destruction."""
+        scheduled = self.last("schedule_hearing")
+        dog, number = self.case.dog.name, self.case.number
+        if scheduled is not None and "destruction_hearing_scheduled" in (scheduled.events or {}):
+            notice = self.event("destruction_notice_date")
+            given = (
+                f", of which notice was given on {date_words(parse(notice) if isinstance(notice, str) else notice, self.tz)}"
+                if notice
+                else ""
+            )
+            return f"the owner's appeal of the intended destruction of {dog}{given} (case {number})"
         d = self.designation_words()
         if not d:
             return None
-        return f"the owner's appeal of the declaration of {self.case.dog.name} as a {d} dog (case {self.case.number})"
+        return f"the owner's appeal of the declaration of {dog} as a {d} (case {number})"
 
     def _requirements(self) -> str | None:
         """Every requirement of the law in force that reaches the designation, city and state, one a line with
-        every provision that states it (a requirement stated by both layers once, the city's words)."""
+        every provision that states it (a requirement stated by both layers once, the city's words, and the amount
+        the law sets — the higher of the layers, 347.51 subd. 2 being a floor — where the words do not give it)."""
         designation = self.state.designation or self.inputs.get("designation")
         if not designation:
             return None
@@ -333,30 +393,91 @@ class Sources:
                 row["what"], row["city"] = v.effect["what"], v.layer == "city"
             if v.citation not in row["cites"]:
                 row["cites"].append(v.citation)
-        lines = [f"{_sentence(r['what'])} ({'; '.join(r['cites'])})" for r in by_id.values() if r["what"]]
+        amounts = self.requirement_amounts(designation)
+        lines = [
+            f"{_with_amount(_sentence(r['what']), amounts.get(rid))} ({'; '.join(r['cites'])})"
+            for rid, r in by_id.items()
+            if r["what"]
+        ]
         return "\n".join(lines) or None
 
+    def requirement_amounts(self, designation: str | None) -> dict[str, list[tuple[float, str | None]]]:
+        """requirement id -> its amounts in force for the designation, each the highest any layer sets (the
+        state's amount is a floor: 347.53; the higher applies), with what each is ("per person")."""
+        best: dict[str, dict[str | None, tuple[float, str | None]]] = {}
+        for v in self.j.versions_on(self.day):
+            if v.effect_kind != "requirement":
+                continue
+            reach = v.effect.get("for")
+            if designation and reach and designation not in reach:
+                continue
+            rid = v.effect.get("id") or v.key
+            for amount_id, usd, what in requirement_amounts(v.effect):
+                known = best.setdefault(rid, {}).get(amount_id)
+                if known is None or usd > known[0]:
+                    best[rid][amount_id] = (usd, what)
+        return {rid: list(found.values()) for rid, found in best.items()}
+
     def _conditions(self) -> str | None:
+        """The conditions of registration ((C)(5), 347.51 subd. 2: the requirements a provision makes a condition
+        of the certificate — not the owner's continuing duties; the step is refused until each is proven), one a
+        line, in the order of the text, each with every provision that states it and the amount the law sets."""
         for step_id in ("issue_certificate",):
             try:
                 choices = self.j.input_choices(step_id, self.future, self.at)
             except (InputError, KeyError):
                 continue
-            lines = []
+            amounts = self.requirement_amounts(self.state.designation)
+            rows = []
             for values in choices.values():
                 for c in values:
-                    cite = (c.get("provision") or {}).get("citation", "")
-                    lines.append(
-                        f"{_sentence(str(c.get('label') or c.get('value')))}{f' ({cite})' if cite else ''}"
+                    if not c.get("condition_of_registration"):
+                        continue
+                    provisions = c.get("provisions") or [c.get("provision") or {}]
+                    city = [p.get("citation", "") for p in provisions if p.get("layer") == "city"]
+                    state = [p.get("citation", "") for p in provisions if p.get("layer") != "city"]
+                    cites = "; ".join(x for x in dict.fromkeys([*city, *state]) if x)
+                    what = _with_amount(
+                        _sentence(str(c.get("label") or c.get("value"))), amounts.get(c.get("value"))
                     )
-            return "\n".join(lines) or None
+                    rows.append(
+                        ((0, city[0]) if city else (1, cites), f"{what}{f' ({cites})' if cites else ''}")
+                    )
+            rows.sort(key=lambda r: r[0])
+            return "\n".join(line for _, line in rows) or None
         return None
 
     def _certificate_expires(self) -> Any:
-        for key, ob in self.obligations().items():
-            if "renew" in key and ob.due is not None:
-                return ob.due
-        return None
+        """The last day of the certificate's term: the period the law gives it (an annual certificate: one year)
+        from the day it is issued, by the calendar, 645.15's first day excluded. Not moved past a weekend or
+        holiday: 645.15 moves the last day of a time to do an act (to renew, by the renewal's due date), not the
+        end of the term a certificate is granted for."""
+        issued = self.event("registration_issued")
+        if isinstance(issued, str):
+            issued = parse(issued)
+        if isinstance(issued, dt.datetime):
+            issued = issued.astimezone(self.tz).date()
+        if not isinstance(issued, dt.date):
+            return None
+        designation = self.state.designation
+        ends = []
+        for v in self.j.versions_on(self.day):
+            e = v.effect or {}
+            if v.effect_kind != "deadline" or e.get("trigger") != "registration_issued":
+                continue
+            if designation and e.get("for") and designation not in e["for"]:
+                continue
+            period = e.get("period") or {}
+            amount, unit = period.get("amount"), period.get("unit")
+            if not isinstance(amount, int):
+                continue
+            if unit == "years":
+                ends.append(add_years(issued, amount).value)
+            elif unit == "months":
+                ends.append(add_months(issued, amount).value)
+            elif unit in ("calendar_days", "weeks"):
+                ends.append(issued + dt.timedelta(days=amount * (7 if unit == "weeks" else 1)))
+        return max(ends) if ends else None
 
     def _ground(self) -> str | None:
         """The ground in the law's words, with its citation."""
@@ -405,6 +526,23 @@ class Sources:
 
 DECISION_ACTS = ("decide_appeal", "order_destruction")
 
+# The sources that are a value typed in a step's form: name -> (the acts (or step ids) whose latest taking gives
+# it, the inputs read, the first one given wins). The act form reads them too: an input a document cannot be
+# issued without is not "optional" there (fill.inputs_documents_need).
+INPUT_SOURCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "declaration.basis": (("declare", "classify"), ("basis", "reasonable_cause")),
+    "declarant.telephone": (("declare", "classify"), ("declarant_telephone",)),
+    "hearing.at": (("schedule_hearing",), ("hearing_at",)),
+    "hearing.place": (("schedule_hearing",), ("place",)),
+    "hearing.held_on": (("hold_hearing",), ("closed_on", "held_on")),
+    "decision.reasons": (DECISION_ACTS, ("reasons", "conditions")),
+    "certificate.number": (("issue_certificate",), ("number",)),
+    "seizure.place": (("seize", "impound"), ("place",)),
+    "seizure.contact": (("seize", "impound"), ("contact",)),
+    "seizure.telephone": (("seize", "impound"), ("telephone",)),
+    "council.resolution": (("confirm_or_rescind", "order_impoundment"), ("resolution",)),
+}
+
 
 def _input(t: TakenStep | None, key: str) -> Any:
     return (t.inputs or {}).get(key) if t is not None else None
@@ -419,6 +557,20 @@ def _get(obj: Any, key: str) -> Any:
 def _sentence(text: str) -> str:
     text = " ".join(str(text).split())
     return text[:1].upper() + text[1:]
+
+
+def _with_amount(what: str, amounts: list[tuple[float, str | None]] | None) -> str:
+    """A requirement's words with the amount the law sets, where the words do not already give it:
+    "A surety bond … authorized in Minnesota, of at least $300,000"."""
+    missing = [(usd, each) for usd, each in amounts or () if _usd(usd) not in what]
+    if not missing:
+        return what
+    said = " and ".join(f"{_usd(usd)}{f' {each}' if each else ''}" for usd, each in missing)
+    return f"{what.rstrip('.')}, of at least {said}"
+
+
+def _usd(amount: float) -> str:
+    return f"${amount:,.0f}" if float(amount).is_integer() else f"${amount:,.2f}"
 
 
 def _outcome(value: Any) -> str | None:

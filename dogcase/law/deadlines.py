@@ -45,9 +45,13 @@ class DeadlinesMixin:
         state potentially dangerous dog's, and 347.541's 14 days are not a Tracy vicious dog's: a state
         provision reaches only the designations its `for` names, never a city designation through
         `state_counterpart`). Where no provision concerns the designation, InputError("designation"): the law
-        sets no such time for it. Without a designation, every provision is combined — unless `undeclared`
-        (a case not declared): then only the provisions without `for`, which reach every case (347.56's 14 days
-        to ask for a hearing on the destruction, not (K)'s, which reach a dog declared)."""
+        sets no such time for it. Without a designation, the provisions are combined only where the same ones
+        reach every designation they reach at all; where they differ by designation (Tracy's five business days
+        for a vicious dog, 347.541's 14 days for a dangerous one), no single date is given: the answer is
+        `status: "by_designation"`, with one answer per designation (`by_designation`: each its own `due`,
+        `set_by`, `what` and entries) and the designations no provision reaches (`not_set_for`). With
+        `undeclared` (a case not declared): only the provisions without `for`, which reach every case (347.56's
+        14 days to ask for a hearing on the destruction, not (K)'s, which reach a dog declared)."""
         plan = self.deadline_plans.get(deadline_id)
         if plan is None:
             raise InputError(
@@ -63,6 +67,14 @@ class DeadlinesMixin:
             raise InputError(
                 f"events.{sorted(unknown)[0]}", f"unknown event; known events: {', '.join(self.events)}"
             )
+        if designation is None and not undeclared:
+            apart = plan.apart_by_designation(self.designations)
+            if apart is not None:
+                # the provisions that set this time differ by designation: one date for all would hold a case to
+                # another designation's time (Tracy's vicious dog to 347.541's 14 days)
+                return self._deadline_by_designation(
+                    deadline_id, plan, apart, events, on=on, settings=settings
+                )
         settings_now = self.setting_values
         if settings:
             settings_now = dict(settings_now)
@@ -149,6 +161,58 @@ class DeadlinesMixin:
             notes = plan.notes[keys] = tuple(d.as_dict() for d in self.defects_for(keys))
         answer["notes"] = [dict(n) for n in notes]
         return answer
+
+    def _deadline_by_designation(
+        self,
+        deadline_id: str,
+        plan: _DeadlinePlan,
+        apart: tuple[list[str], list[str]],
+        events: Mapping[str, dt.date | dt.datetime],
+        *,
+        on: dt.date | None,
+        settings: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        """The answer to a deadline asked without a designation where its provisions differ by designation: one
+        answer per designation, each with its own due date, the provisions that set it and its words."""
+        reached, unreached = apart
+        answers = []
+        for d in reached:
+            try:
+                answer = self.deadline(deadline_id, events, on=on, settings=settings, designation=d)
+            except LawNotInForce as exc:
+                answer = {"status": "not_in_force", "due": None, "reasons": [exc.rule]}
+            answer = {k: v for k, v in answer.items() if k not in ("jurisdiction", "deadline", "who", "kind")}
+            answers.append({"designation": d, "label": self.designations[d].label, **answer})
+        if all(a["status"] == "not_in_force" for a in answers):
+            raise LawNotInForce(
+                "on" if on else "events",
+                f"no provision setting {deadline_id!r} is in force on the date asked",
+            )
+        labels = ", ".join(f"{d} ({self.designations[d].label.lower()})" for d in reached)
+        return {
+            "jurisdiction": self.id,
+            "deadline": deadline_id,
+            "who": plan.who,
+            "kind": plan.kind,
+            "status": "by_designation",
+            "due": None,
+            "reasons": [
+                f"the provisions that set {deadline_id!r} in {self.name} differ by designation, and no designation "
+                f"was given: each designation is answered on its own below; give the case's designation for one "
+                f"answer (one of: {labels})"
+            ],
+            "designations": list(reached),
+            "by_designation": answers,
+            "not_set_for": [
+                {
+                    "designation": d,
+                    "label": self.designations[d].label,
+                    "reason": f"no provision sets {deadline_id!r} for a {self.designations[d].label.lower()} "
+                    f"in {self.name}",
+                }
+                for d in unreached
+            ],
+        }
 
     def deadline_applies(
         self, deadline_id: str, designation: str | None, *, undeclared: bool = False
@@ -342,6 +406,20 @@ class _DeadlinePlan:
         if designation is None:
             return self.steps
         return tuple(s for s in self.steps if designation in (s.version.effect.get("for") or (designation,)))
+
+    def apart_by_designation(self, designations: Mapping[str, Any]) -> tuple[list[str], list[str]] | None:
+        """Where the provisions that set this time are not the same for every designation they reach: (the
+        designations some provision reaches, those none reaches), in the jurisdiction's order; None where one
+        set of provisions answers for every designation (then they are combined as one)."""
+        reached, unreached, sets = [], [], set()
+        for d in designations:
+            steps = self.steps_for(d)
+            if steps:
+                reached.append(d)
+                sets.add(tuple(id(s) for s in steps))
+            else:
+                unreached.append(d)
+        return (reached, unreached) if len(sets) > 1 else None
 
     def what_for(self, designation: str | None) -> str:
         """What is owed, in the words of a provision that sets it for this designation (the city's first):

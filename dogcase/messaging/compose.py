@@ -19,24 +19,17 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
 from dogcase.documents.next_steps import date_words
-
-OWNER_PORTAL_PATH = "/owner/"
+from dogcase.owners import urls_util as links
 
 
 @dataclass(frozen=True)
 class Composed:
     subject: str
     body: str
-
-
-def site_url(path: str) -> str:
-    return f"{settings.DOGCASE_SITE_URL}{path}"
 
 
 def _date(value: Any, language: str) -> str:
@@ -99,10 +92,10 @@ def compose(case, kind: str, *, context: dict, language: str, recipient_name: st
                 gettext(
                     "See your case, the documents sent to you and what is due in the owner portal: %(url)s"
                 )
-                % {"url": site_url(OWNER_PORTAL_PATH)}
+                % {"url": links.portal_url()}
             )
         else:
-            body.append(f"The case: {site_url(reverse('staff:case', args=[case.number]))}")
+            body.append(f"The case: {links.staff_case_url(case.number)}")
         body += ["", gettext("This message was sent by dogcase for %(city)s.") % {"city": city}]
         return Composed(subject=f"{city}: {subject} — {case.number}"[:300], body="\n".join(body) + "\n")
 

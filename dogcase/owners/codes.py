@@ -1,6 +1,8 @@
-"""Case access codes: issued per owner per case, printed only on the owner's notice (or shown once to the
-staff member who re-issues it), stored as a keyed hash. Every issue and revocation is an audit event of the
-case (kind record) naming its actor."""
+"""Case access codes: one per owner per case, printed on every notice to that owner (or shown once to the
+staff member who re-issues it), stored as a keyed hash. The code is derived from the site's key, the case, the
+owner and a generation number, so the next notice prints the code the owner already holds instead of replacing
+it; staff make a new generation only on purpose (the old code then tells its owner that it was replaced, and
+when). Every issue and revocation is an audit event of the case (kind record) naming its actor."""
 
 from __future__ import annotations
 
@@ -31,6 +33,23 @@ def new_code() -> str:
     return "-".join(groups)
 
 
+def derived_code(case_pk: int, person_pk: int, generation: int) -> str:
+    """The code of `generation` for one owner on one case: the same on every notice, unguessable without the
+    site's key (12 characters of a 31-letter alphabet, about 59 bits)."""
+    digest = hmac.new(
+        f"dogcase.owners.code-derivation:{settings.SECRET_KEY}".encode(),
+        f"{case_pk}:{person_pk}:{generation}".encode(),
+        hashlib.sha256,
+    ).digest()
+    number = int.from_bytes(digest, "big")
+    letters = []
+    for _ in range(GROUPS * GROUP_LENGTH):
+        number, index = divmod(number, len(ALPHABET))
+        letters.append(ALPHABET[index])
+    text = "".join(letters)
+    return "-".join(text[i : i + GROUP_LENGTH] for i in range(0, len(text), GROUP_LENGTH))
+
+
 def normalize(code: str) -> str:
     return "".join(ch for ch in (code or "").upper() if ch.isalnum())[:64]
 
@@ -51,6 +70,18 @@ def find_live(code: str) -> CaseAccessCode | None:
     return (
         CaseAccessCode.objects.select_related("case", "person", "case__dog")
         .filter(code_hash=code_hash(normalized), revoked_at__isnull=True)
+        .first()
+    )
+
+
+def find_replaced(code: str) -> CaseAccessCode | None:
+    """The revoked code `code` names, if any (its owner is told when it was replaced and what to do)."""
+    normalized = normalize(code)
+    if len(normalized) != GROUPS * GROUP_LENGTH:
+        return None
+    return (
+        CaseAccessCode.objects.select_related("case")
+        .filter(code_hash=code_hash(normalized), revoked_at__isnull=False)
         .first()
     )
 
@@ -83,35 +114,81 @@ def _event(case: Case, *, act: str, summary: str, actor, at: dt.datetime, data: 
 
 
 def issue_code(
-    case: Case, person: Person, *, actor, at: dt.datetime | None = None
+    case: Case, person: Person, *, actor, at: dt.datetime | None = None, reason: str = ""
 ) -> tuple[CaseAccessCode, str]:
     """A new code for `person` on `case` (an owner of its dog), revoking the one before: the row, and the code
-    in clear — to print once, never stored. `actor` the staff member (None: the system)."""
+    in clear — to print, never stored. Staff do this on purpose (a lost or disclosed code); a notice prints the
+    code the owner holds (`code_for_notice`). `actor` the staff member (None: the system)."""
     at = at or timezone.now()
     if not Ownership.objects.filter(dog_id=case.dog_id, person_id=person.pk).exists():
         raise PermissionDenied(f"{person} is not an owner of the dog of case {case.number}.")
-    code = new_code()
     with transaction.atomic():
         lock_chain(case_chain(case.pk))
-        revoked = list(
-            CaseAccessCode.objects.select_for_update().filter(
-                case=case, person=person, revoked_at__isnull=True
-            )
-        )
-        CaseAccessCode.objects.filter(pk__in=[r.pk for r in revoked]).update(revoked_at=at, revoked_by=actor)
-        row = CaseAccessCode.objects.create(
-            case=case, person=person, code_hash=code_hash(code), created_at=at, created_by=actor
-        )
-        _event(
-            case,
-            act="issue_access_code",
-            summary=f"Portal access code issued to {person.full_name}"
-            + (" (the earlier code revoked)" if revoked else ""),
-            actor=actor,
-            at=at,
-            data={"person": person.pk, "access_code": row.pk, "revoked": [r.pk for r in revoked]},
-        )
+        return _issue_locked(case, person, actor=actor, at=at, reason=reason)
+
+
+def _issue_locked(
+    case: Case, person: Person, *, actor, at: dt.datetime, reason: str
+) -> tuple[CaseAccessCode, str]:
+    revoked = list(
+        CaseAccessCode.objects.select_for_update().filter(case=case, person=person, revoked_at__isnull=True)
+    )
+    CaseAccessCode.objects.filter(pk__in=[r.pk for r in revoked]).update(revoked_at=at, revoked_by=actor)
+    generation = CaseAccessCode.objects.filter(case=case, person=person).count() + 1
+    code = derived_code(case.pk, person.pk, generation)
+    row = CaseAccessCode.objects.create(
+        case=case,
+        person=person,
+        code_hash=code_hash(code),
+        generation=generation,
+        created_at=at,
+        created_by=actor,
+    )
+    _event(
+        case,
+        act="issue_access_code",
+        summary=f"Portal access code issued to {person.full_name}"
+        + (" (the earlier code revoked)" if revoked else "")
+        + (f": {reason}" if reason else ""),
+        actor=actor,
+        at=at,
+        data={
+            "person": person.pk,
+            "access_code": row.pk,
+            "revoked": [r.pk for r in revoked],
+            "reason": reason,
+        },
+    )
     return row, code
+
+
+def code_for_notice(
+    case: Case, person: Person, *, actor, at: dt.datetime | None = None
+) -> tuple[CaseAccessCode, str]:
+    """The code a notice to `person` prints: the live one the owner already holds, derived again; a new one
+    only when the owner has none, or holds one that cannot be printed again (issued before codes were derived,
+    or under another site key). Call inside the issuing act's transaction."""
+    at = at or timezone.now()
+    if not Ownership.objects.filter(dog_id=case.dog_id, person_id=person.pk).exists():
+        raise PermissionDenied(f"{person} is not an owner of the dog of case {case.number}.")
+    with transaction.atomic():
+        lock_chain(case_chain(case.pk))
+        live = (
+            CaseAccessCode.objects.select_for_update()
+            .filter(case=case, person=person, revoked_at__isnull=True)
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        if live is not None and live.generation is not None:
+            code = derived_code(case.pk, person.pk, live.generation)
+            if code_hash(code) == live.code_hash:
+                return live, code
+        reason = (
+            "the code printed before could not be printed again on this notice"
+            if live is not None
+            else "the first notice to this owner"
+        )
+        return _issue_locked(case, person, actor=actor, at=at, reason=reason)
 
 
 def revoke_code(row: CaseAccessCode, *, actor, at: dt.datetime | None = None) -> CaseAccessCode:

@@ -8,12 +8,16 @@ from django.db import models
 
 
 class CaseAccessCode(models.Model):
-    """One owner's code for one case: printed on the owner's notices, never stored in clear. Issuing a new
-    code for the same owner and case revokes the one before (the owner's latest notice carries the live one)."""
+    """One owner's code for one case: printed on every notice to that owner, never stored in clear. The code
+    is derived from the site's key, the case, the owner and the code's `generation`, so a later notice prints
+    the same code again; a new code (the next generation) is made only when staff re-issue it on purpose, and
+    that revokes the one before. A code issued before codes were derived has no generation: it keeps working
+    until the next notice to its owner, which replaces it once."""
 
     case = models.ForeignKey("cases.Case", on_delete=models.PROTECT, related_name="access_codes")
     person = models.ForeignKey("cases.Person", on_delete=models.PROTECT, related_name="access_codes")
     code_hash = models.CharField(max_length=64, unique=True)
+    generation = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -109,6 +109,10 @@ def obligations(case: Case, at: dt.datetime, language: str) -> list[dict[str, An
             date_words(step.due, language) if step.due else date_words(step.at_least, language)
         )
         row["countdown"] = countdown_words(step.due or step.at_least, today, step.kind)
+        if step.due is None and step.at_least is not None and step.at_least < today:
+            # only the earliest end is known and it has passed: the owner's time may still run (a later date,
+            # e.g. after the hearing the owner asked for, cannot be worked out yet) — not "late"
+            row["countdown"] = {"text": _("no date yet"), "tone": "unknown"}
         row["kind"] = step.kind
     return rows
 

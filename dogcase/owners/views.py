@@ -21,11 +21,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from dogcase.accounts.throttle import client_address
 from dogcase.cases import acts
 from dogcase.documents.next_steps import date_words
+from dogcase.documents.sources import city_office
 from dogcase.documents.views import pdf_response
-from dogcase.law import InputError
+from dogcase.law import InputError, library
 from dogcase.owners import access, codes, pages, throttle
 from dogcase.owners.mail import send_sign_in_link
 from dogcase.owners.models import SignInLink
+from dogcase.owners.urls_util import sign_in_link_url
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +51,26 @@ def fact_matches(code, fact: str) -> bool:
 def _masked(email: str) -> str:
     name, _at, domain = email.partition("@")
     return f"{name[:1]}…@{domain}"
+
+
+def _replaced_words(row) -> str:
+    """What the owner of a code that staff replaced reads: when, and what to do (told only to someone who also
+    gave the dog's name or the ZIP code: the code's own holder)."""
+    j = library().get(row.case.jurisdiction)
+    letterhead = {**city_office(j.id, "letterhead"), **{k: v for k, v in (j.letterhead or {}).items() if v}}
+    office = str(letterhead.get("name") or j.name)
+    telephone = str(letterhead.get("telephone") or "")
+    language = "es" if (translation.get_language() or "").startswith("es") else "en"
+    when = date_words(timezone.localtime(row.revoked_at).date(), language)
+    if telephone:
+        return _(
+            "This code was replaced on %(date)s. Use the code on your latest letter from the city, or call "
+            "%(office)s at %(telephone)s."
+        ) % {"date": when, "office": office, "telephone": telephone}
+    return _(
+        "This code was replaced on %(date)s. Use the code on your latest letter from the city, or call "
+        "%(office)s."
+    ) % {"date": when, "office": office}
 
 
 @require_http_methods(["GET", "POST"])
@@ -77,10 +99,14 @@ def sign_in(request):
             code = codes.find_live(values["code"])
             if code is None or not fact_matches(code, values["fact"]):
                 throttle.record_failure(values["code"], address, now)
-                error = _(
-                    "The code and the answer do not match a case. Check the code printed on your notice, and "
-                    "type your dog's name or your ZIP code as the notice gives them."
-                )
+                replaced = codes.find_replaced(values["code"]) if code is None else None
+                if replaced is not None and fact_matches(replaced, values["fact"]):
+                    error = _replaced_words(replaced)
+                else:
+                    error = _(
+                        "The code and the answer do not match a case. Check the code printed on your notice, "
+                        "and type your dog's name or your ZIP code as the notice gives them."
+                    )
                 status = 400
             else:
                 throttle.record_success(values["code"], address)
@@ -92,7 +118,7 @@ def sign_in(request):
                         created_at=now,
                         expires_at=now + dt.timedelta(minutes=settings.DOGCASE_OWNER_LINK_MINUTES),
                     )
-                    url = request.build_absolute_uri(reverse("owners:link", args=[token]))
+                    url = sign_in_link_url(token)
                     try:
                         send_sign_in_link(code.person, url)
                     except OSError:

@@ -9,6 +9,7 @@ from typing import Any
 
 from dogcase.cases.act_forms import HIDDEN_KINDS, LIST_KINDS
 from dogcase.cases.hearings import designatable_staff
+from dogcase.documents.fill import inputs_documents_need
 from dogcase.staff.entered import staff_name
 from dogcase.staff.present import designation_label, humanize
 
@@ -45,6 +46,8 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None, cas
     values = values or {}
     errors = errors or {}
     choices = j.input_choices(step.id, state, at)
+    # an input the law lets the step leave empty that a document cannot be issued without is not "optional"
+    needs = inputs_documents_need(j, step, state.designation, at.astimezone(j.tz).date())
     out = []
     for inp in step.inputs:
         if inp.kind in HIDDEN_KINDS:
@@ -57,7 +60,8 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None, cas
             "name": f"in-{inp.id}",
             "kind": inp.kind,
             "label": inp.label,
-            "required": bool(inp.required),
+            "required": bool(inp.required) or (inp.id in needs and needs[inp.id].now),
+            "needed_for": "; ".join(f"“{t}”" for t in needs[inp.id].documents) if inp.id in needs else "",
             "records": inp.records,
             "choices": [_choice(c) for c in given or ()],
             "value": values.get(inp.id, [] if inp.kind in LIST_KINDS else ""),

@@ -125,7 +125,7 @@ def test_police_dog_is_barred_from_designation(client):
     assert statuses(response.json())["potentially_dangerous"] == "barred"
 
 
-def test_tracy_hearing_request_shows_both_deadlines_and_the_owner_gets_the_later(client):
+def test_tracy_hearing_request_answers_each_designation_with_its_own_deadline(client):
     response = post_json(
         client,
         "/api/v1/jurisdictions/tracy-mn/deadline",
@@ -139,12 +139,14 @@ def test_tracy_hearing_request_shows_both_deadlines_and_the_owner_gets_the_later
 
     assert response.status_code == 200
     answer = response.json()
-    values = {e["provision"]["provision"]: e["value"] for e in answer["entries"]}
-    assert len(values) == 2
-    assert values["tracy-mn:4.A.request"] == "2026-03-09"  # 5 business days after it was sent
-    assert values["mn-statute:347.541.1"] == "2026-03-16"  # 14 days from the notice
-    assert answer["due"] == max(values.values())
-    assert answer["set_by"] == ["mn-statute:347.541.1"]
+    # Subd 4.A's five business days are a vicious dog's, 347.541's 14 days a dangerous dog's: never one date
+    assert (answer["status"], answer["due"]) == ("by_designation", None)
+    parts = {a["designation"]: (a["due"], a["set_by"]) for a in answer["by_designation"]}
+    assert parts == {
+        "vicious": ("2026-03-09", ["tracy-mn:4.A.request"]),  # 5 business days after it was sent
+        "dangerous": ("2026-03-16", ["mn-statute:347.541.1"]),  # 14 days from the notice
+    }
+    assert [n["designation"] for n in answer["not_set_for"]] == ["potentially_dangerous"]
 
 
 def test_tracy_conflicts_include_insurance_amount_and_the_crime_exemption_not_the_hearing_request(client):

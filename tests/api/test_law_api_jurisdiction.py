@@ -73,7 +73,10 @@ def test_deadline_for_one_designation_combines_only_the_provisions_that_concern_
     )
 
     assert every.status_code == dangerous.status_code == 200
-    assert "tracy-mn:4.A.request" in {e["provision"]["provision"] for e in every.json()["entries"]}
+    assert every.json()["status"] == "by_designation"  # without a designation: one answer per designation
+    parts = {a["designation"]: a for a in every.json()["by_designation"]}
+    assert {e["provision"]["provision"] for e in parts["vicious"]["entries"]} == {"tracy-mn:4.A.request"}
+    assert parts["dangerous"]["due"] == "2026-03-16"
     # Tracy's five business days (Subd 4.A, for vicious dogs) do not set a state dangerous dog's time
     assert {e["provision"]["provision"] for e in dangerous.json()["entries"]} == {"mn-statute:347.541.1"}
     assert dangerous.json()["due"] == "2026-03-16"

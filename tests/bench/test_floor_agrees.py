@@ -108,4 +108,5 @@ EVENTS = {
 @pytest.mark.parametrize("name", list(EVENTS))
 def test_deadline_floor_agrees_with_engine(name):
     events = EVENTS[name]
-    assert floor.deadline_floor(events) == J.deadline(floor.DEADLINE, events, on=floor.DAY)
+    engine = J.deadline(floor.DEADLINE, events, on=floor.DAY, designation=floor.DESIGNATION)
+    assert floor.deadline_floor(events) == engine

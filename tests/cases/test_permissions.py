@@ -74,6 +74,7 @@ TRACY = {
     "notify_classification": {POLICE, CLERK},
     "post_notice_owner_not_located": {POLICE, CLERK},
     "record_further_classification_notice": {POLICE, CLERK},  # as notify_classification (Subd 3)
+    "record_further_posted_notice": {POLICE, CLERK},  # as post_notice_owner_not_located (Subd 3)
     "receive_classification_appeal": {CLERK},
     "hold_classification_hearing": {COUNCIL},
     "decide_classification_appeal": {COUNCIL},

@@ -51,8 +51,8 @@ def pdf_text(doc) -> str:
 
 def without_footers(text: str) -> str:
     """The PDF's text without its page footers (a statement that runs over a page break has one inside)."""
-    text = re.sub(r"No\. \S+ · version \d+ · page \d+ of \d+", "", text)
-    return re.sub(r"Verification code \w+ — \S*/verify/\w+", "", text)
+    text = re.sub(r"No\. \S+ · (?:version \d+ · page \d+ of|versión \d+ · página \d+ de) \d+", "", text)
+    return re.sub(r"(?:Verification code|Código de verificación) \w+ — \S*/verify/\w+", "", text)
 
 
 def cites_of(doc) -> list[str]:

@@ -50,16 +50,19 @@ def test_battle_lake_owner_is_told_the_hearing_window_and_the_sterilization_with
     sterilize = next(x for x in owner if "sterilized" in x.what)
     assert sterilize.due == dt.date(2026, 7, 1)
     assert not sterilize.right
-    assert any(c.citation == "§ 90.15 (C)(6)" for c in sterilize.consequences)
+    # one seizure, with every provision that attaches it (issue 18: not one line per provision)
+    assert any("§ 90.15 (C)(6)" in c.citation.split("; ") for c in sterilize.consequences)
 
     text = _text(render_next_steps(s.case, at=at(1, 12)))
     assert "What happens next, and by when" in text
     assert "by Tuesday, 16 June 2026" in text
     assert "If you do not do it by then, you lose this right." in text
-    assert "Seizure authorized under § 90.15 (C)(6)" in text  # what happens if the sterilization is missed
-    assert "(§ 90.15 (C)(6))" in text
-    # the city's side too: it may not seize before the owner's 14 days have run
-    assert "The city" in text and "not before Tuesday, 16 June 2026" in text
+    # what happens if the sterilization is missed: one seizure, every provision that attaches it
+    assert "Seizure authorized under Minn. Stat. § 347.52 (sterilization); § 90.15 (C)(6)" in text
+    assert "§ 90.15 (C)(6); § 90.15 (J)(1)(e))" in text
+    # the city's side too: it may not seize under (J)(1) until the owner's 14 days to appeal have run (the day
+    # after their last day, 16 June: dogcase's reading of (J)(1), J1-seizure-wait-counting)
+    assert "The city" in text and "not before Wednesday, 17 June 2026" in text
 
 
 def test_battle_lake_after_the_request_the_city_must_hold_the_hearing(story):  # noqa: F811
@@ -112,4 +115,4 @@ def test_a_state_after_the_step_is_used_when_given(story):  # noqa: F811
 def test_dates_in_words_in_english_and_spanish():
     day = dt.date(2026, 12, 14)
     assert date_words(day) == "Monday, 14 December 2026"
-    assert date_words(day, "es") == "lunes, 14 de diciembre de 2026"
+    assert date_words(day, "es") == "lunes 14 de diciembre de 2026"

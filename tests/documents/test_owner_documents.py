@@ -62,15 +62,16 @@ def test_a_spanish_reading_owner_gets_the_explanation_beside_the_english(make_ca
     assert draft.language == "es"
     html = render.render_html(draft, number="X-D1", version=1, code="ABCDEFGHJK", issued_at=at(2, 11))
     text = _text(html)
-    # the legal text: English, as filled
+    # the legal text: English, as filled; "Your case online" (not the legal notice) in Spanish (issue 18)
     for section in draft.sections:
-        if section.text:
+        if section.text and section.heading != "Your case online":
             assert _text(section.text)[:40] in text
+    assert "Su caso en línea" in text and "Your case online" not in text
     assert "Request a hearing on the potentially dangerous dog declaration" in text
     # beside it, in Spanish
     assert "Qué pasa ahora y para cuándo" in text
-    assert "miércoles, 17 de junio de 2026" in text
-    assert "Este es un documento oficial de City of Battle Lake" in text
+    assert "miércoles 17 de junio de 2026" in text
+    assert "Este es un documento oficial emitido por la Ciudad de Battle Lake" in text
     assert 'lang="es"' in html
     pdf = render.render_pdf(draft, number="X-D1", version=1, code="ABCDEFGHJK", issued_at=at(2, 11))
     assert pdf.startswith(b"%PDF")

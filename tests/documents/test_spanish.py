@@ -43,7 +43,7 @@ def test_spanish_owner_gets_the_english_legal_text_with_a_spanish_explanation_be
     assert "by Tuesday, 16 June 2026" in box and "§ 90.15 (H)" in box
     # and beside it, the Spanish explanation
     assert "Qué pasa ahora y para cuándo" in box
-    assert "Usted tiene derecho a hacer esto hasta el martes, 16 de junio de 2026:" in box
+    assert "Usted tiene derecho a hacer esto hasta el martes 16 de junio de 2026:" in box
     assert (
         "pedir una audiencia sobre la declaración de perro peligroso (14 días desde la fecha del aviso)"
         in box
@@ -51,7 +51,7 @@ def test_spanish_owner_gets_the_english_legal_text_with_a_spanish_explanation_be
     assert "Si no lo hace a tiempo, pierde este derecho." in box
     assert 'lang="es"' in reading.next_steps
     explanation = _text(reading.explanation)
-    assert "Este es un documento oficial de City of Battle Lake" in explanation
+    assert "Este es un documento oficial emitido por la Ciudad de Battle Lake" in explanation
     assert "el texto en inglés es el que vale" in explanation
 
 
@@ -72,7 +72,7 @@ def test_tracy_spanish_box_explains_the_council_hearing_request(story, staff):  
         in box
     )
     assert "presentar por escrito una solicitud de audiencia ante el Concejo Municipal" in box
-    assert "lunes, 8 de junio de 2026" in box
+    assert "lunes 8 de junio de 2026" in box
 
 
 def test_a_statement_without_a_translation_is_kept_in_english_and_said_so(story, staff, monkeypatch):  # noqa: F811

@@ -530,7 +530,11 @@ def test_battle_lakes_dangerous_notice_replaces_the_states_and_states_its_six_el
     assert j.document_type("dangerous_hearing_request_form", day).layer == "city"
     # (C)(2)(a) read with the problem noted in the text: a dog not seized is said to be not seized
     seized = [s for s in doc.sections if s.when is not None]
-    assert [s.when.test for s in seized] == ["not_done", "done"]
+    assert [s.when.test for s in seized] == ["not_done", "done", "last", "not"]
+    # (C)(2)(a) "the telephone number and contact person where the dog is kept": the place that holds a seized
+    # dog, else the person who declared it (issue 18)
+    contact = [s for s in seized if s.when.test in ("last", "not")]
+    assert "{seizure.telephone}" in contact[0].text and "{declarant.telephone}" in contact[1].text
 
 
 def test_tracys_notice_of_classification_lists_every_requirement_of_subd_5():
@@ -622,8 +626,12 @@ def test_battle_lakes_dangerous_notice_says_whether_the_dog_was_seized():
         state = CaseState("dangerous", dt.date(2026, 5, 1), taken)
         return [s.heading for s in j.applicable_sections(doc, state, at) if s.when is not None]
 
-    assert conditional((declared,)) == ["Your dog has not been seized"]
-    assert conditional((declared, seized)) == ["Your dog has been seized"]
+    # the contact of (C)(2)(a), "where the dog is kept": the person who declared it, or the place that holds it
+    assert conditional((declared,)) == ["Seizure", "Who to contact"]
+    assert conditional((declared, seized)) == [
+        "Your dog has been seized",
+        "Where your dog is kept, and whom to contact",
+    ]
 
 
 def test_the_states_notice_of_an_intended_destruction_must_state_its_three_elements():

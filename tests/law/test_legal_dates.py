@@ -152,7 +152,8 @@ def test_dated_by_picks_the_fact_that_meets_the_duty():
     j = library().get("tracy-mn")
     step = j.step("receive_owner_report", dt.date(2026, 6, 1))
     assert step.legal_input.id == "reported_at"
-    assert j.step("decide_classification_appeal", dt.date(2026, 6, 1)).legal_input is None  # dated_by: at
+    # the Council's decision is dated by the day it decided (Subd 5.F counts from it), not the owner's notification
+    assert j.step("decide_classification_appeal", dt.date(2026, 6, 1)).legal_input.id == "decided_on"
     assert library().get("battle-lake-mn").step(
         "receive_hearing_request", dt.date(2026, 6, 1)
     ).legal_input.id == ("received_on")

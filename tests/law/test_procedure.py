@@ -739,8 +739,13 @@ def test_the_state_notice_methods_apply_where_no_city_notice_reaches_the_designa
 def test_deadline_provisions_that_leave_the_designation_out_do_not_set_the_cases_time():
     tracy = library().get("tracy-mn")
     events = {"hearing_request_received": dt.date(2026, 6, 1)}
-    # without a designation every provision is combined (the city keeps the earlier date: Tracy's 7 days)
-    assert tracy.deadline("city.hold_hearing", events)["due"] == "2026-06-08"
+    # without a designation the provisions are never merged into one date: each designation gets its own
+    every = tracy.deadline("city.hold_hearing", events)
+    assert every["due"] is None
+    assert {a["designation"]: a["due"] for a in every["by_designation"]} == {
+        "dangerous": "2026-06-15",
+        "vicious": "2026-06-08",
+    }
     state_dog = tracy.deadline("city.hold_hearing", events, designation="dangerous")
     assert (state_dog["due"], state_dog["set_by"]) == ("2026-06-15", ["mn-statute:347.541.4"])
     # 347.541 concerns dangerous declarations: no provision sets a hearing time for a state potentially

@@ -4,6 +4,7 @@ co-owners, the separation from staff sessions, and the pages."""
 import re
 
 import pytest
+from django.conf import settings as site
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
@@ -158,7 +159,7 @@ def test_with_an_email_address_a_one_time_link_completes_the_sign_in(served_case
     assert response.status_code == 200 and "o…@example.com" in response.content.decode()
     assert client.get(f"/owner/cases/{s.case.number}/").status_code == 302  # not signed in yet
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["olive@example.com"]
-    link = re.search(r"http://testserver(/owner/link/\S+)", mail.outbox[0].body).group(1)
+    link = re.search(re.escape(site.DOGCASE_SITE_URL) + r"(/owner/link/\S+)", mail.outbox[0].body).group(1)
     other = Client()  # the link opens on whatever device reads the mail
     assert other.get(link).status_code == 200  # a confirmation page: fetching it does not use it up
     assert other.post(link).status_code == 302
@@ -173,7 +174,7 @@ def test_an_expired_link_does_not_sign_in(served_case):
     person = owner_of(s)
     type(person).objects.filter(pk=person.pk).update(email="olive@example.com")
     sign_in(Client(), issue(s))
-    link = re.search(r"http://testserver(/owner/link/\S+)", mail.outbox[0].body).group(1)
+    link = re.search(re.escape(site.DOGCASE_SITE_URL) + r"(/owner/link/\S+)", mail.outbox[0].body).group(1)
     SignInLink.objects.update(expires_at=timezone.now() - timezone.timedelta(seconds=1))
     client = Client()
     assert client.post(link).status_code == 410

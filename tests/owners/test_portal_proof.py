@@ -5,6 +5,7 @@ a message on the case."""
 import re
 
 import pytest
+from django.conf import settings as site
 from django.core import mail
 from django.test import Client
 
@@ -30,7 +31,7 @@ def test_the_owner_sends_proof_from_the_portal_and_hears_the_officers_decision(
     assert client.get(f"/owner/cases/{s.case.number}/proof/").status_code == 302
     code = issue(s)
     assert sign_in(client, code).status_code == 200  # an e-mail address is known: the one-time link
-    link = re.search(r"http://testserver(/owner/link/\S+)", mail.outbox[-1].body).group(1)
+    link = re.search(re.escape(site.DOGCASE_SITE_URL) + r"(/owner/link/\S+)", mail.outbox[-1].body).group(1)
     assert client.post(link).status_code == 302
     listing = client.get(f"/owner/cases/{s.case.number}/proof/")
     assert listing.status_code == 200

@@ -26,7 +26,7 @@ SOURCES: dict[str, tuple[str, str]] = {
     "owner.address": ("the owner's address", "record it on the owner's page"),
     "owner.names": ("the name of every owner of the dog", "record them on the dog's page"),
     "portal.address": (
-        "the address of the owner's portal (the site's address, DOGCASE_PUBLIC_URL)",
+        "the address of the owner's portal (the site's address, DOGCASE_SITE_URL)",
         "set by the site's configuration",
     ),
     "portal.code": (
@@ -44,10 +44,22 @@ SOURCES: dict[str, tuple[str, str]] = {
     ),
     "declaration.date": ("the date of the declaration", "record it with the declaration"),
     "declarant.name": ("the name of the person who made the declaration", "record it on the declaration"),
-    "declarant.role": ("the office of the person who made the declaration", "record it on the declaration"),
+    "declarant.office": (
+        "the office the law names for the declaration (or classification), held by the person who made it — "
+        "never the staff role of their account",
+        "the law pack (who may declare) and the staff roles of the person who made it",
+    ),
     "declarant.telephone": (
         "the telephone number of the person who made the declaration",
         "record it on the declaration",
+    ),
+    "issuer.name": (
+        "the name of the person who takes the step that issues the document",
+        "their account's name",
+    ),
+    "issuer.office": (
+        "the office the law names for the step that issues the document, held by the person who takes it",
+        "the law pack (who may take the step) and the staff roles of the person who takes it",
     ),
     "hearing.at": ("the date and time of the hearing", "record it when the hearing is scheduled"),
     "hearing.place": ("the place of the hearing", "record it when the hearing is scheduled"),
@@ -81,6 +93,8 @@ SOURCES: dict[str, tuple[str, str]] = {
     "seizure.date": ("the date the dog was seized", "record it on the seizure"),
     "seizure.ground": ("the ground the dog was seized on, with its citation", "record it on the seizure"),
     "seizure.place": ("where the seized dog is held", "record it on the seizure"),
+    "seizure.contact": ("the contact person where the seized dog is held", "record it on the seizure"),
+    "seizure.telephone": ("the telephone number where the seized dog is held", "record it on the seizure"),
     "reclaim.requirements": (
         "what the owner must do to reclaim the dog, each with its citation",
         "the law pack (the requirements proven and the fees to pay)",

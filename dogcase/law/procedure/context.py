@@ -221,7 +221,7 @@ class CaseContext(CaseObligations):
         refusals: list[Refusal] = []
         notes: list[str] = []
         designation = self.state.designation
-        first = step.provisions[0] if step.provisions else None
+        first = self.step_cite(step)
         if self.closed_by is not None and step.concerns != "person":
             refusals.append(
                 Refusal(
@@ -244,7 +244,10 @@ class CaseContext(CaseObligations):
                     else designation
                 )
                 reason = f"This step does not apply to a {label}."
-            refusals.append(Refusal(reason, first, "not_applicable"))
+            # the step is not for this designation: the provision that gives it (to another) says why
+            refusals.append(
+                Refusal(reason, step.provisions[0] if step.provisions else None, "not_applicable")
+            )
         if not step.repeatable and self.latest(step.id) is not None:
             refusals.append(
                 Refusal(f"“{step.label}” has already been done in this case.", first, "already_taken")
@@ -265,6 +268,20 @@ class CaseContext(CaseObligations):
                 f"({'; '.join(self.deadline(did).get('reasons', []))}); dogcase does not refuse the step for it."
             )
         return Verdict(not refusals, tuple(refusals), step, tuple(needs), tuple(notes))
+
+    def step_cite(self, step: Step) -> dict[str, Any] | None:
+        """The provision a refusal of the step as a whole cites (the case is closed, the step was already taken,
+        who may take it by dogcase's reading): the first of the step's provisions that concerns the case's
+        designation, the city's before the state's — the city's step is the one the case runs, and a state
+        provision for another designation (347.541, a dangerous dog's) is not the law of a potentially
+        dangerous dog's appeal. The step's first provision when none concerns it."""
+        if not step.provisions:
+            return None
+        reaching = [c for c in step.provisions if self._provision_reaches(c.get("provision") or "")]
+        for cite in reaching:
+            if cite.get("layer") == "city":
+                return cite
+        return reaching[0] if reaching else step.provisions[0]
 
     def _refused_on_every_ground(self, step: Step) -> list[Refusal]:
         """A step whose form chooses a ground (seizure_ground) is bound to be refused when no ground it could
@@ -332,7 +349,7 @@ class CaseContext(CaseObligations):
                 cite = authority[0]
             else:
                 reason = f"Only the {who} may do this (dogcase's reading: {step.roles_reading})."
-                cite = step.provisions[0] if step.provisions else None
+                cite = self.step_cite(step)
             refusals.append(Refusal(reason, cite, "not_empowered"))
         impartial = next(
             (
@@ -409,10 +426,11 @@ class CaseContext(CaseObligations):
             finally:
                 self.inputs = None
         ok, refusals = self._leaf(cond, step, cite, code)
-        if self.legal_pending and test in DEADLINE_TESTS and (ok is (test != "within")):
-            # `at` does not settle it: the legal date (the form's, not after `at`) may be earlier
+        due = self.due_value(cond.arg) if self.legal_pending and test in DEADLINE_TESTS else None
+        if due is not None and (ok is (test != "within")):
+            # `at` does not settle it: the legal date (the form's, not after `at`) may be earlier (a time the law
+            # does not set for the case — no due date — leaves nothing for the form to settle)
             item = step.legal_input
-            due = self.due_value(cond.arg)
             plan = self.j.deadline_plans[cond.arg]
             word = {"within": "on or before", "from": "on or after", "after": "after"}[test]
             self._pending[id(cond)] = (

@@ -8,8 +8,16 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .model import Obligation, TakenStep
-from .words import ACT_WORDS, when_words
+from .model import DEADLINE_TESTS, Condition, Obligation, Step, TakenStep
+from .words import ACT_WORDS, hold_words, when_words
+
+# the statuses of an obligation whose consequences may still follow (the time has not been met or withdrawn)
+HOLD_STATUSES = ("open", "overdue", "not_yet", "available")
+# refusals that say nothing about when the act may follow (the dog is already held, the case is closed): the
+# consequence is left as the law states it
+_NOT_TIMING = frozenset(
+    {"wrong_state", "case_closed", "not_applicable", "already_taken", "prohibited", "no_ground"}
+)
 
 
 class CaseObligations:
@@ -61,7 +69,7 @@ class CaseObligations:
                     late=late,
                     citations=citations,
                     rule=answer.get("rule", ""),
-                    consequences=() if plan.right else self._consequences(did),
+                    consequences=() if plan.right else self._consequences(did, due, status),
                     right=plan.right,
                     notes=tuple(answer.get("notes", ())),
                     answer=MappingProxyType(dict(answer)),
@@ -144,9 +152,14 @@ class CaseObligations:
             )
         return "overdue", False, None
 
-    def _consequences(self, did: str) -> tuple[dict[str, Any], ...]:
+    def _consequences(
+        self, did: str, due: dt.date | dt.datetime | None = None, status: str | None = None
+    ) -> tuple[dict[str, Any], ...]:
+        """The seizure grounds the law attaches to missing `did` (`after: {deadline: did}`), each with `held`
+        when the act may not follow as soon as the time has passed (see `_hold`)."""
         designation = self.state.designation
         out = []
+        holds: dict[tuple[str, str], dict[str, Any] | None] = {}
         for tid, versions in self.engine._triggers.items():
             for v in versions:
                 after = v.effect.get("after")
@@ -155,16 +168,121 @@ class CaseObligations:
                 if designation is not None and designation not in v.effect["for"]:
                     continue
                 act = v.effect.get("act", "seize")
-                out.append(
-                    {
-                        "trigger": tid,
-                        "act": act,
-                        "what": f"{ACT_WORDS.get(act, act).capitalize()} authorized under {v.citation}: "
-                        f"{v.effect['what']}",
-                        "provision": {**v.cite(), "pack": v.pack},
-                    }
-                )
+                item = {
+                    "trigger": tid,
+                    "act": act,
+                    "what": f"{ACT_WORDS.get(act, act).capitalize()} authorized under {v.citation}: "
+                    f"{v.effect['what']}",
+                    "ground": v.effect["what"],
+                    "provision": {**v.cite(), "pack": v.pack},
+                }
+                if due is not None and status in HOLD_STATUSES:
+                    if (tid, act) not in holds:
+                        holds[(tid, act)] = self._hold(tid, act, did, due)
+                    if holds[(tid, act)] is not None:
+                        item["held"] = holds[(tid, act)]
+                out.append(item)
         return tuple(out)
+
+    # ---------------------------------------------------------------- when a consequence may follow
+
+    def _hold(self, tid: str, act: str, did: str, due: dt.date | dt.datetime) -> dict[str, Any] | None:
+        """When the consequence `tid` of missing `did` cannot follow as soon as the time has passed: the step
+        that takes it (the act's step with a ground input) also waits for another time — after an appeal, the
+        owner's time to comply after the decision (§ 90.15 (C)(2)(d); 347.541 subd. 4). The step is asked as
+        the case stands, on that ground, from the day the time has passed: allowed then, None; else the first
+        later date one of the times it waits for allows it (`until`), or, when none does, the times it waits
+        for whose dates cannot be worked out yet (`until` None). `what` says it in words."""
+        kind = self.j.deadline_plans[did].kind
+        first = self._instant_after(due, "from" if kind == "not_before" else "after")
+        start = max(first, self.at)
+        day = start.astimezone(self.j.tz).date()
+        designation = self.state.designation
+        steps = [
+            s.for_designation(designation)
+            for s in self.engine.steps_on(day).values()
+            if s.act == act
+            and s.applies_to(designation)
+            and any(i.kind == "seizure_ground" for i in s.inputs)
+        ]
+        if not steps:
+            return None
+        # two grounds the steps cannot tell apart (the same own wait, the same place in every `ground_in`) are
+        # held the same way: asked once
+        version = self.engine._grounds_for(act, designation, day).get(tid)
+        own = ((version.effect.get("after") or {}).get("deadline"), version.pack) if version else None
+        key = (act, did, start, own, tuple(tid in c.arg for s in steps for c in _leaves(s, ("ground_in",))))
+        memo = self.__dict__.setdefault("_hold_memo", {})
+        if key not in memo:
+            memo[key] = self._first_allowed(tid, steps, start)
+        return memo[key]
+
+    def _first_allowed(self, tid: str, steps: list[Step], start: dt.datetime) -> dict[str, Any] | None:
+        waited = {(c.test, c.arg) for s in steps for c in _leaves(s) if c.test in ("after", "from")}
+        waits = sorted({d for _, d in waited})
+        candidates = []
+        for test, d in sorted(waited):
+            when = self.due_value(d) if self._applies(d) else None
+            if when is not None:
+                candidates.append((self._instant_after(when, test), d))
+        verdicts = [self._verdict(s, tid, start) for s in steps]
+        if any(v.allowed for v in verdicts):
+            return None
+        if all(any(r.code in _NOT_TIMING for r in v.refusals) for v in verdicts):
+            return None  # refused for something no date changes (the dog is already held)
+        for at in sorted({c for c, _ in candidates if c > start}):
+            if any(self._verdict(s, tid, at).allowed for s in steps):
+                because = [d for c, d in candidates if c == at]
+                return self._held(at.astimezone(self.j.tz).date(), because)
+        return self._held(None, [d for d in waits if self._applies(d) and self.due_value(d) is None])
+
+    def _held(self, until: dt.date | None, deadlines: list[str]) -> dict[str, Any]:
+        waits_for = []
+        for d in deadlines:
+            plan = self.j.deadline_plans[d]
+            value = self.due_value(d)
+            cites = list(
+                dict.fromkeys(
+                    e["provision"]["citation"]
+                    for e in self.deadline(d).get("entries", ())
+                    if e.get("provision", {}).get("citation")
+                )
+            )
+            waits_for.append(
+                {
+                    "deadline": d,
+                    "who": plan.who,
+                    "what": plan.what_for(self.state.designation),
+                    "due": value.isoformat() if value is not None else None,
+                    "citation": "; ".join(cites),
+                }
+            )
+        held = {"until": until.isoformat() if until else None, "waits_for": waits_for}
+        held["what"] = hold_words(held)
+        return held
+
+    def _applies(self, did: str) -> bool:
+        return self.j.deadline_applies(did, self.state.designation, undeclared=self.state.designation is None)
+
+    def _instant_after(self, due: dt.date | dt.datetime, test: str) -> dt.datetime:
+        """The first instant an `after` (or `from`) condition on this due date holds."""
+        if isinstance(due, dt.datetime):
+            return due + dt.timedelta(seconds=1) if test == "after" else due
+        day = due + dt.timedelta(days=1) if test == "after" else due
+        return dt.datetime.combine(day, dt.time(12), tzinfo=self.j.tz)
+
+    def _verdict(self, step: Step, tid: str, at: dt.datetime):
+        """The step asked as the case stands at `at`, on the ground `tid` (no actor: only the law's times)."""
+        probes = self.__dict__.setdefault("_probes", {})
+        ctx = probes.get(at)
+        if ctx is None:
+            ctx = probes[at] = type(self)(
+                self.engine, self.state, None, at, at.astimezone(self.j.tz).date(), {}
+            )
+            ctx._deadlines = self._deadlines  # a time depends on the case's events, not on the instant asked
+        item = next(i for i in step.inputs if i.kind == "seizure_ground")
+        ctx.inputs = {item.id: tid}
+        return ctx.verdict(step)
 
     def _provision_reaches(self, key: str) -> bool:
         """Does the provision `key` (pack:id or id) concern the case's designation (its `for` or
@@ -237,3 +355,16 @@ class CaseObligations:
                     )
                 )
         return out
+
+
+def _leaves(step: Step, tests: tuple[str, ...] = DEADLINE_TESTS) -> list[Condition]:
+    """The step's conditions of these tests, at any depth, in the order written."""
+    out: list[Condition] = []
+    todo = list(reversed(step.requires))
+    while todo:
+        c = todo.pop()
+        if c.parts:
+            todo.extend(reversed(c.parts))
+        elif c.test in tests:
+            out.append(c)
+    return out

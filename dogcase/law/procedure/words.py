@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import clock
@@ -38,6 +39,29 @@ def when_words(value: dt.date | dt.datetime, j) -> str:
     if isinstance(value, dt.datetime):
         return clock.format_time(value.astimezone(j.tz))
     return clock.format_date(value)
+
+
+def hold_words(held: Mapping[str, Any], format_date: Callable[[dt.date], str] = clock.format_date) -> str:
+    """Why a consequence of a missed time does not follow at once, in words: "Not before Thursday 29 October
+    2026: the city must first wait until the owner's time to comply … (§ 90.15 (C)(2)(d)) has passed."
+    (obligations.py, `_hold`; a document passes its own `format_date`)."""
+    parts = []
+    for w in held.get("waits_for", ()):
+        who = "the owner's" if w["who"] == "owner" else "the city's"
+        cite = f" ({w['citation']})" if w.get("citation") else ""
+        parts.append(f"{who} time to {w['what']}{cite}")
+    waited = " and ".join(parts)
+    if held.get("until"):
+        day = format_date(dt.date.fromisoformat(held["until"]))
+        return f"Not before {day}" + (
+            f": the city must first wait until {waited} has passed." if waited else "."
+        )
+    if waited:
+        return (
+            f"Not yet: the city must first wait until {waited} has passed, and when that is cannot be worked out "
+            "yet."
+        )
+    return "Not as the case stands now."
 
 
 # `ctx` below: the CaseContext asking (context.py, which imports this module)
