@@ -13,10 +13,14 @@ Environment variables (all optional in development):
     DOGCASE_VAR_DIR       where local state lives (default var/ in the checkout).
     DOGCASE_MEDIA_DIR     where evidence and proof files are stored (default var/media).
     DOGCASE_MAX_UPLOAD_BYTES  largest evidence/proof file accepted (default 10 MiB).
+    DOGCASE_MAX_REQUEST_BYTES largest request body accepted, judged from its declared Content-Length before any
+                          of it is read (default 6 x DOGCASE_MAX_UPLOAD_BYTES: five files and the form); 413 above.
+    DOGCASE_MAX_IMAGE_PIXELS  largest image (width x height) accepted as proof (default 40000000); every image
+                          is decoded within this bound and re-encoded before it is stored.
     DOGCASE_SITE_URL      the site's address, the host of every link dogcase prints or sends: the owner's portal
                           and access code on a notice and a code slip, the links in e-mails, the verification link
                           in every document's footer (e.g. https://dogcase.example.org). Required in production
-                          (`check --deploy` warns, dogcase.W103; `make serve` refuses to start without it); in
+                          (`check --deploy` fails, dogcase.E103; `make serve` refuses to start without it); in
                           development `make run` passes the serving address, else http://127.0.0.1:8000.
     DOGCASE_AUDIT_KEY     the audit chain's key (HMAC-SHA256), at least 32 characters, kept outside the database;
                           required when DEBUG is False (or DOGCASE_AUDIT_KEY_FILE: a file holding it).
@@ -121,6 +125,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body larger than DOGCASE_MAX_REQUEST_BYTES is refused from its Content-Length, unread; every page
+    # (not the static files above) is no-store unless its view says otherwise (dogcase.ops.hardening).
+    "dogcase.ops.hardening.RequestSizeLimit",
+    "dogcase.ops.hardening.NoStoreByDefault",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -204,6 +212,8 @@ if DEBUG:
 MEDIA_ROOT = Path(os.getenv("DOGCASE_MEDIA_DIR", VAR_DIR / "media"))
 MEDIA_URL = "/files/"
 DOGCASE_MAX_UPLOAD_BYTES = envint("DOGCASE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024))
+DOGCASE_MAX_REQUEST_BYTES = envint("DOGCASE_MAX_REQUEST_BYTES", str(6 * DOGCASE_MAX_UPLOAD_BYTES))
+DOGCASE_MAX_IMAGE_PIXELS = envint("DOGCASE_MAX_IMAGE_PIXELS", "40000000")
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # The host of every link dogcase prints or sends (dogcase.owners.urls_util.site_url: the portal on a notice and
 # a code slip, the links in e-mails, /verify/<code> in every document's footer). A batch job (the sweep, the
@@ -357,6 +367,9 @@ LOGGING = {
 #   DOGCASE_LOGIN_LOCKOUT_SECONDS   how long a lock lasts, and the window failures are counted in (default 900).
 #   DOGCASE_CLIENT_IP_HEADER        behind a reverse proxy, the header carrying the client's address, e.g.
 #                                   X-Forwarded-For (its last entry is used); unset: REMOTE_ADDR.
+#   DOGCASE_TRUSTED_PROXIES         comma-separated addresses or networks of the proxy in front (default
+#                                   127.0.0.1,::1): DOGCASE_CLIENT_IP_HEADER is believed only on a request that
+#                                   comes from one of them; from anywhere else REMOTE_ADDR is the client.
 #   DOGCASE_SESSION_IDLE_SECONDS    a session with no request for this long is logged out (default 1800).
 #   DOGCASE_SESSION_MAX_SECONDS     a session ends this long after login whatever happens (default 43200).
 INSTALLED_APPS.insert(INSTALLED_APPS.index("dogcase.cases") + 1, "dogcase.accounts")
@@ -368,6 +381,7 @@ MIDDLEWARE.insert(
 DOGCASE_LOGIN_FAILURE_LIMIT = envint("DOGCASE_LOGIN_FAILURE_LIMIT", "5")
 DOGCASE_LOGIN_LOCKOUT_SECONDS = envint("DOGCASE_LOGIN_LOCKOUT_SECONDS", "900")
 DOGCASE_CLIENT_IP_HEADER = os.getenv("DOGCASE_CLIENT_IP_HEADER", "")
+DOGCASE_TRUSTED_PROXIES = envlist("DOGCASE_TRUSTED_PROXIES", "127.0.0.1,::1")
 DOGCASE_SESSION_IDLE_SECONDS = envint("DOGCASE_SESSION_IDLE_SECONDS", "1800")
 SESSION_COOKIE_AGE = envint("DOGCASE_SESSION_MAX_SECONDS", "43200")
 
@@ -386,6 +400,8 @@ SESSION_COOKIE_AGE = envint("DOGCASE_SESSION_MAX_SECONDS", "43200")
 #                         reached for, comma-separated (default 60,300,1800,7200: five attempts in all).
 #   DOGCASE_TASKS_BACKEND the task backend (default django_tasks_db.DatabaseBackend: jobs are rows in the
 #                         database, run by `manage.py db_worker`).
+#   DOGCASE_STUCK_SECONDS a send job running, or a message being sent or queued without a job, this long is
+#                         taken as left by a worker that stopped (`manage.py recover_stuck`; default 600).
 INSTALLED_APPS += ["django_tasks_db", "dogcase.messaging"]
 TASKS = {
     "default": {
@@ -424,14 +440,21 @@ try:
     DOGCASE_MAIL_RETRY_SECONDS = [int(s) for s in envlist("DOGCASE_MAIL_RETRY_SECONDS", "60,300,1800,7200")]
 except ValueError:
     raise ImproperlyConfigured("DOGCASE_MAIL_RETRY_SECONDS must be whole seconds, comma-separated") from None
+DOGCASE_STUCK_SECONDS = envint("DOGCASE_STUCK_SECONDS", "600")
 # The owner's portal (dogcase.owners): its own session keys, short sessions, sign-in by code and one fact.
 #   (the portal's address on the owner's notices is DOGCASE_SITE_URL's /owner/ page, above)
 #   DOGCASE_OWNER_SESSION_IDLE_SECONDS      an owner's sign-in ends after this long without a request (1800).
 #   DOGCASE_OWNER_SESSION_MAX_SECONDS       and this long after it began, however active (28800, 8 hours).
 #   DOGCASE_OWNER_LINK_MINUTES              the one-time e-mailed sign-in link works for this long (30).
-#   DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT     wrong answers for one code before it is locked for
-#                                           DOGCASE_LOGIN_LOCKOUT_SECONDS (5; an address may fail 4 times as often).
+#   DOGCASE_OWNER_LINKS_AT_ONCE             at most this many unused, unexpired links for one code (3): asking
+#                                           again sends no more mail until one is used or expires. Links are
+#                                           e-mailed by the worker (dogcase.owners.tasks), not by the web request.
+#   DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT     wrong answers for one code from one address before it is locked there
+#                                           for DOGCASE_LOGIN_LOCKOUT_SECONDS (5; an address may fail 4 times as
+#                                           often; a code from any address 4 times as often, locked 4 times as
+#                                           long, except from an address it signed in from before).
 DOGCASE_OWNER_SESSION_IDLE_SECONDS = envint("DOGCASE_OWNER_SESSION_IDLE_SECONDS", "1800")
 DOGCASE_OWNER_SESSION_MAX_SECONDS = envint("DOGCASE_OWNER_SESSION_MAX_SECONDS", "28800")
 DOGCASE_OWNER_LINK_MINUTES = envint("DOGCASE_OWNER_LINK_MINUTES", "30")
+DOGCASE_OWNER_LINKS_AT_ONCE = envint("DOGCASE_OWNER_LINKS_AT_ONCE", "3")
 DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT = envint("DOGCASE_OWNER_SIGN_IN_FAILURE_LIMIT", "5")

@@ -17,3 +17,6 @@ urlpatterns = [
     path("", include("dogcase.documents.urls")),
     path("", include("dogcase.staff.urls")),
 ]
+
+# The 500 page sets the security headers itself (dogcase.ops.errors).
+handler500 = "dogcase.ops.errors.server_error"

@@ -209,14 +209,16 @@ def build_parser() -> argparse.ArgumentParser:
     audit_sub = p.add_subparsers(dest="audit_command", required=True, parser_class=_Parser)
     q = audit_sub.add_parser(
         "verify",
-        help="recompute every chain, check the stored files and the records against their events; name each "
-        "problem (exit 1)",
+        help="recompute every chain, check the stored files and the records against their events, and that "
+        "every record an event wrote is still there; name each problem (exit 1)",
     )
     q.add_argument(
         "--checkpoint", metavar="FILE", help="a signed checkpoint: prove nothing written before it changed"
     )
     q = audit_sub.add_parser(
-        "checkpoint", help="a signed JSON of every chain's head, to keep off the server (stdout or --out)"
+        "checkpoint",
+        help="a signed JSON of the number of events and every chain's head, to keep off the server (stdout or "
+        "--out; docs/deploy.md)",
     )
     q.add_argument("--out", metavar="FILE", help="write it to FILE (refused if FILE exists)")
     p.set_defaults(func=cmd_audit)
@@ -341,6 +343,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     answer = {"at": (at or timezone.now()).isoformat(), **report.as_dict()}
     if not args.city:
         answer["messages"] = send_reminders(at)  # the day's reminders, sent by the worker
+        if at is None:
+            from dogcase.messaging.cleanup import delete_expired_credentials
+
+            answer["expired_credentials"] = delete_expired_credentials()
     _out(answer)
     return 0
 

@@ -14,7 +14,10 @@ mkdir -p var
 WORKER=$!
 "$VENV/bin/dogcase" sweep --every 3600 > var/sweep.log 2>&1 &
 SWEEP=$!
-trap 'kill $SWEEP $WORKER 2>/dev/null || true' EXIT INT TERM
+# every 2 minutes: the sends a stopped worker left half-done, queued again once or served on paper
+"$VENV/bin/python" manage.py recover_stuck --every 120 > var/recover.log 2>&1 &
+RECOVER=$!
+trap 'kill $RECOVER $SWEEP $WORKER 2>/dev/null || true' EXIT INT TERM
 echo "Worker running (pid $WORKER, log var/worker.log: e-mail is written there in development)."
 echo "Daily sweep scheduled (pid $SWEEP, log var/sweep.log)."
 "$VENV/bin/python" manage.py runserver "$ADDR"

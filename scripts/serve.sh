@@ -21,9 +21,12 @@ export DEBUG=False
 worker=$!
 "$VENV/bin/dogcase" sweep --every 3600 &
 sweep=$!
+# every 2 minutes: the sends a stopped worker left half-done, queued again once or served on paper
+"$VENV/bin/python" manage.py recover_stuck --every 120 &
+recover=$!
 "$VENV/bin/gunicorn" --config config/gunicorn.py &
 web=$!
-trap 'kill $web $worker $sweep 2>/dev/null || true' EXIT INT TERM
+trap 'kill $web $worker $sweep $recover 2>/dev/null || true' EXIT INT TERM
 status=0
-wait -n $web $worker $sweep || status=$?
+wait -n $web $worker $sweep $recover || status=$?
 exit "$status"

@@ -1,4 +1,5 @@
-"""Django's model backend, refusing an attempt whose username or address is locked out."""
+"""Django's model backend, refusing an attempt whose username or address is locked out (a known device or
+address of the user passes the locks others can cause: dogcase.accounts.throttle)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,13 @@ class ThrottledModelBackend(ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:  # not a client logging in (a management command, a test's client.login)
             return super().authenticate(request, username=username, password=password, **kwargs)
-        address = throttle.client_address(request)
         now = timezone.now()
-        if throttle.locked_until(username or "", address, now):
+        if throttle.locked_until(request, username or "", now):
             # Even the right password is refused until the lock ends; PermissionDenied stops other backends.
             raise PermissionDenied("locked out")
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None:
-            throttle.record_failure(username or "", address, now)
+            throttle.record_failure(request, username or "", now)
         else:
-            throttle.record_success(username or "", address)
+            throttle.record_success(request, username or "", now)
         return user

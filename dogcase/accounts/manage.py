@@ -3,8 +3,11 @@
 A user administrator (the staff role `administrator`) manages the accounts of their own cities only: they see
 the users who work for at least one of their cities, create users for their cities, give and remove roles,
 give and remove their own cities (never another city a user also works for), and deactivate or reactivate a
-user. Each change is one function, atomic, with an audit event in the chain of every city it touches (an
-account serves several cities; each city's trail shows who gave access to its records).
+user. Every change is limited to the administrator's cities, city by city: a role (a Django group) applies in
+every city of the user, so it changes only for a user who works for none but the administrator's cities; an
+account that also serves another city is "deactivated" by removing its access to the administrator's cities,
+and stays open for the others. Each change is one function, atomic, with an audit event in the chain of each
+of the administrator's cities where something changed, telling what changed in that city.
 
 An administrator does not deactivate themselves nor take away their own administrator role (the last way
 back in would be the Django admin), and does not change a superuser's account (that is the Django admin's).
@@ -171,16 +174,36 @@ def create_user(
     return candidate
 
 
+def _others(admin, user_cities: Iterable[str]) -> list[str]:
+    """The cities of a user that the administrator does not administer (never changed, never named)."""
+    mine = set(cities_of(admin))
+    return [c for c in user_cities if c not in mine]
+
+
+def _refuse_role_change_elsewhere(others: list[str]) -> None:
+    # A role is a Django group: it applies in every city the user works for. Changing it while the user keeps
+    # a city this administrator does not administer would change what the user may do there.
+    count = len(others)
+    raise AccountProblem(
+        "roles",
+        f"This user also works for {count} cit{'y' if count == 1 else 'ies'} you do not administer, and a role "
+        "applies in every city of the user: only an administrator of all of them can change the roles. You can "
+        "still give or remove your own cities.",
+    )
+
+
 def change_access(user, *, actor, roles: Iterable[str], cities: Iterable[str]):
     """Set a user's roles and, among the administrator's own cities, which of them the user works for.
 
-    Cities the user works for that the administrator does not are kept as they are."""
+    Cities the user works for that the administrator does not are kept as they are; a role (which applies in
+    every city of the user) changes only when the user works for no city outside the administrator's after
+    the change. Each of the administrator's cities where something changed gets an event of its own change."""
     check_managed(actor, user)
     roles = _check_roles(roles)
     given = _check_cities(actor, cities)
     mine = set(cities_of(actor))
     before_roles, before_cities = _roles_of(user), _cities_of(user)
-    others = [c for c in before_cities if c not in mine]
+    others = _others(actor, before_cities)
     after_cities = sorted(set(others) | set(given))
     if not after_cities:
         raise AccountProblem("cities", "Give the user at least one city, or deactivate the account.")
@@ -188,7 +211,10 @@ def change_access(user, *, actor, roles: Iterable[str], cities: Iterable[str]):
         raise AccountProblem("roles", "You cannot take away your own administrator role.")
     if user.pk == actor.pk and not given:
         raise AccountProblem("cities", "You cannot take away all your own cities.")
-    if roles == before_roles and after_cities == before_cities:
+    roles_changed = set(roles) != set(before_roles)
+    if roles_changed and others:
+        _refuse_role_change_elsewhere(others)
+    if not roles_changed and after_cities == before_cities:
         return user
     at = now()
     with transaction.atomic():
@@ -197,56 +223,94 @@ def change_access(user, *, actor, roles: Iterable[str], cities: Iterable[str]):
         CityAccess.objects.filter(user=user, jurisdiction__in=mine - set(given)).delete()
         for city in given:
             CityAccess.objects.get_or_create(user=user, jurisdiction=city)
-        added_roles = [r for r in roles if r not in before_roles]
-        removed_roles = [r for r in before_roles if r not in roles]
-        added_cities = [c for c in after_cities if c not in before_cities]
-        removed_cities = [c for c in before_cities if c not in after_cities]
-        changes = []
-        if added_roles:
-            changes.append(f"gave the role {_words(added_roles)}")
-        if removed_roles:
-            changes.append(f"removed the role {_words(removed_roles)}")
-        if added_cities:
-            changes.append(f"gave access to {', '.join(city_name(c) for c in added_cities)}")
-        if removed_cities:
-            changes.append(f"removed access to {', '.join(city_name(c) for c in removed_cities)}")
-        _audit(
-            actor,
-            # the cities the account served before or serves now, of those the administrator manages
-            cities=[c for c in set(before_cities) | set(after_cities) if c in mine],
-            act="account_access_changed",
-            summary=f"Account {user.username}: " + "; ".join(changes),
-            data={
-                "user": user.pk,
-                "username": user.username,
-                "roles": {"before": before_roles, "after": roles},
-                "cities": {"before": before_cities, "after": after_cities},
-            },
-            at=at,
-        )
+        for city in sorted(mine & (set(before_cities) | set(after_cities))):
+            # what the user may do in this city, before and after: their roles while they work for it
+            had = before_roles if city in before_cities else []
+            has = roles if city in after_cities else []
+            if had == has:
+                continue
+            changes = []
+            if not had:
+                changes.append(f"gave access to {city_name(city)} as {_words(has)}")
+            elif not has:
+                changes.append(f"removed access to {city_name(city)} (was {_words(had)})")
+            else:
+                added = [r for r in has if r not in had]
+                removed = [r for r in had if r not in has]
+                if added:
+                    changes.append(f"gave the role {_words(added)}")
+                if removed:
+                    changes.append(f"removed the role {_words(removed)}")
+            _audit(
+                actor,
+                cities=[city],
+                act="account_access_changed",
+                summary=f"Account {user.username}: " + "; ".join(changes),
+                data={
+                    "user": user.pk,
+                    "username": user.username,
+                    "city": city,
+                    "access": {"before": city in before_cities, "after": city in after_cities},
+                    "roles": {"before": had, "after": has},
+                },
+                at=at,
+            )
     for cached in ("_dogcase_roles", "_dogcase_cities"):
         user.__dict__.pop(cached, None)
     return user
 
 
 def set_active(user, *, actor, active: bool):
-    """Deactivate (the user can no longer log in; their records and audit events stay) or reactivate."""
+    """Deactivate (the user can no longer log in; their records and audit events stay) or reactivate.
+
+    An account that also works for a city the administrator does not administer is not closed: deactivating
+    it removes its access to the administrator's cities only (it stays open for the others), and an inactive
+    one is reactivated only by an administrator of all its cities. Each of the administrator's cities gets an
+    event of what changed in it."""
     check_managed(actor, user)
     if user.pk == actor.pk and not active:
         raise AccountProblem("active", "You cannot deactivate your own account.")
+    cities = _cities_of(user)
+    mine = [c for c in cities if c in cities_of(actor)]
+    others = _others(actor, cities)
+    if others and not active and user.is_active:
+        at = now()
+        with transaction.atomic():
+            CityAccess.objects.filter(user=user, jurisdiction__in=mine).delete()
+            for city in mine:
+                _audit(
+                    actor,
+                    cities=[city],
+                    act="account_deactivated",
+                    summary=(
+                        f"Deactivated the account {user.username} in {city_name(city)}: removed its access "
+                        f"(was {_words(_roles_of(user))}); it stays open for the other cities it works for"
+                    ),
+                    data={"user": user.pk, "username": user.username, "city": city, "active": True},
+                    at=at,
+                )
+        user.__dict__.pop("_dogcase_cities", None)
+        return user
+    if others and active and not user.is_active:
+        raise AccountProblem(
+            "active",
+            "This account also works for a city you do not administer: only an administrator of all its cities "
+            "can reactivate it.",
+        )
     if user.is_active == active:
         return user
     at = now()
     with transaction.atomic():
         user.is_active = active
         user.save(update_fields=["is_active"])
-        _audit(
-            actor,
-            cities=[c for c in _cities_of(user) if c in cities_of(actor)],
-            act="account_reactivated" if active else "account_deactivated",
-            summary=f"{'Reactivated' if active else 'Deactivated'} the account {user.username}",
-            data={"user": user.pk, "username": user.username, "active": active},
-            at=at,
-        )
+        for city in mine:
+            _audit(
+                actor,
+                cities=[city],
+                act="account_reactivated" if active else "account_deactivated",
+                summary=f"{'Reactivated' if active else 'Deactivated'} the account {user.username}",
+                data={"user": user.pk, "username": user.username, "city": city, "active": active},
+                at=at,
+            )
     # an inactive user's open sessions end at their next request (ModelBackend.get_user refuses them)
     return user

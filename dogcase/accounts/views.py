@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from dogcase.accounts import calendar_feed, manage
-from dogcase.accounts.forms import LoginForm
+from dogcase.accounts import calendar_feed, manage, notices, throttle
+from dogcase.accounts.forms import LoginForm, ThrottledPasswordChangeForm
 from dogcase.accounts.middleware import IDLE_LOGOUT
 from dogcase.accounts.models import CalendarFeed
 from dogcase.cases.access import cities_of
@@ -27,6 +27,19 @@ class LoginView(auth_views.LoginView):
         context["idle_logout"] = self.request.session.pop(IDLE_LOGOUT, False)
         return context
 
+    def form_valid(self, form):
+        user = form.get_user()
+        last_login, now = user.last_login, timezone.now()  # before this login moves it on
+        response = super().form_valid(form)
+        throttle.set_known_device(response, user)
+        for notice in (
+            notices.own_locks_notice(user, now),
+            notices.administrator_notice(user, last_login, now),
+        ):
+            if notice:
+                messages.warning(self.request, notice)
+        return response
+
     def form_invalid(self, form):
         locked_out = form.has_error("__all__", "locked_out")
         context = self.get_context_data(form=form, locked_out=locked_out)
@@ -35,6 +48,19 @@ class LoginView(auth_views.LoginView):
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "registration/password_change.html"
+    form_class = ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form):
+        status = 429 if form.has_error("old_password", "locked_out") else 200
+        return self.render_to_response(self.get_context_data(form=form), status=status)
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        throttle.set_known_device(response, form.user)  # the new password made this browser unknown
+        return response
 
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
@@ -71,7 +97,11 @@ def user_list(request):
     return render(
         request,
         "accounts/user_list.html",
-        {"rows": rows, "cities": [manage.city_name(c) for c in sorted(mine)]},
+        {
+            "rows": rows,
+            "cities": [manage.city_name(c) for c in sorted(mine)],
+            "locks": notices.recent_lock_rows(request.user, timezone.now()),
+        },
     )
 
 
@@ -122,6 +152,14 @@ def user_detail(request, pk: int):
             if request.POST.get("action") in ("deactivate", "reactivate"):
                 active = request.POST["action"] == "reactivate"
                 manage.set_active(user, actor=admin, active=active)
+                if not manage.manageable_users(admin).filter(pk=user.pk).exists():
+                    # it serves another city: only its access to this administrator's cities was removed
+                    messages.success(
+                        request,
+                        f"Removed the access of {user.username} to your cities. The account stays open for "
+                        "the other cities it works for.",
+                    )
+                    return redirect("account_users")
                 messages.success(
                     request, f"{'Reactivated' if active else 'Deactivated'} the account {user.username}."
                 )

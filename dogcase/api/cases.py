@@ -3,8 +3,13 @@
 Authenticated by the staff session (django-ninja's SessionAuth checks the CSRF token on every unsafe
 request); every record is checked against the user's cities, every act against the law pack, on the server.
 Errors keep the API's one shape, {"error": {"field", "rule"}}, with extra keys where they help:
-`refusals` (each reason with its citation) for an act the law does not allow, and `version` for a case that
-changed since the client read it.
+`refusals` (each reason with its citation) for an act the law does not allow, `version` for a case that
+changed since the client read it, and `missing` for a document the step issues that the case's records cannot
+fill yet.
+
+A step is taken as the staff pages take it (dogcase.documents.acts.take_step): the documents it issues are
+filled from the case's records, checked, issued and recorded with it. What a notice contains is read from the
+documents issued: a client that sends a step's `contents` is refused (400 naming the field).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Annotated, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 from ninja.security import SessionAuth
@@ -24,6 +29,7 @@ from dogcase.api.vocabulary import schema_of
 from dogcase.cases import acts
 from dogcase.cases.access import READ_ONLY, cities_of, law_actor, staff_roles
 from dogcase.cases.models import Case
+from dogcase.documents import acts as document_acts
 from dogcase.law import library
 from dogcase.staff import keyset
 from dogcase.staff.queries import CASE_ORDER
@@ -116,10 +122,18 @@ class StepIn(Schema):
     )
 
 
+class IssuedOut(Schema):
+    number: str
+    version: int
+    title: str
+    recipient: str
+
+
 class StepResultOut(Schema):
     event: EventOut
     case: CaseOut
     replayed: bool
+    documents: list[IssuedOut] = Field(default_factory=list, description="The documents the step issued.")
 
 
 def _error(status: int, field: str, rule: str, **extra) -> Status:
@@ -150,6 +164,21 @@ def _event_out(e) -> dict[str, Any]:
         "citation": e.citation,
         "layer": e.layer,
     }
+
+
+def _missing_out(missing) -> list[dict[str, str]]:
+    """Each element of a document that has no value yet: the document, the element, its citation, what is
+    missing and where to supply it."""
+    return [
+        {
+            "document": m.document,
+            "element": m.element_text or m.what,
+            "citation": m.citation,
+            "what": m.what,
+            "where": m.where,
+        }
+        for m in missing
+    ]
 
 
 def _get_case(request, number: str) -> Case:
@@ -239,6 +268,7 @@ def get_case(request, number: CaseNumber):
     response={
         201: StepResultOut,
         200: StepResultOut,
+        400: ErrorOut,
         403: ErrorOut,
         404: ErrorOut,
         409: ConflictOut,
@@ -247,9 +277,12 @@ def get_case(request, number: CaseNumber):
     },
     summary="Take a legal act on the case",
     description=STAFF
-    + " 403 for a role that may not act (the read-only auditor) or without the CSRF token, 409 with "
+    + " The documents the step issues are filled from the case's records, issued and listed in `documents`. "
+    "400 naming `inputs.contents` when the request says what a notice contains (the documents issued say that), "
+    "403 for a role that may not act (the read-only auditor) or without the CSRF token, 409 with "
     "`refusals` when the law does not allow the step (each reason with its citation), 409 with `version` when "
-    "the case changed since you read it, 422 naming the input that is wrong.",
+    "the case changed since you read it, 422 naming the input that is wrong, 422 with `missing` when a "
+    "document the step issues cannot be filled from the case's records yet.",
 )
 def take_step(request, number: CaseNumber, step_id: StepId, payload: StepIn):
     try:
@@ -260,13 +293,28 @@ def take_step(request, number: CaseNumber, step_id: StepId, payload: StepIn):
         # a role that reads cases (the auditor) takes no act: forbidden, whatever the law would say of the step
         return _error(403, "user", "your role may read cases but take no act")
     try:
-        result = acts.take_step(
+        # one way to act: the staff pages' function, which fills, checks, issues and records the documents
+        result = document_acts.take_step(
             case,
             step_id,
             actor=request.user,
             inputs=payload.inputs,
             expected_version=payload.version,
             idempotency_key=payload.idempotency_key,
+        )
+    except acts.ContentsGiven as exc:
+        return _error(400, f"inputs.{exc.field}", exc.rule)
+    except document_acts.MissingElements as exc:
+        # the API's error shape with `missing` beside it (a 422 of the schema's ErrorOut, one key more)
+        return JsonResponse(
+            {
+                "error": {
+                    "field": "documents",
+                    "rule": f"a document this step issues cannot be filled yet: {exc}",
+                    "missing": _missing_out(exc.missing),
+                }
+            },
+            status=422,
         )
     except acts.InvalidInput as exc:
         return _error(422, f"inputs.{exc.field}", exc.rule)
@@ -278,5 +326,18 @@ def take_step(request, number: CaseNumber, step_id: StepId, payload: StepIn):
         return _error(403, "user", str(exc) or "not allowed")
     return Status(
         200 if result.replayed else 201,
-        {"event": _event_out(result.event), "case": _case_out(result.case), "replayed": result.replayed},
+        {
+            "event": _event_out(result.event),
+            "case": _case_out(result.case),
+            "replayed": result.replayed,
+            "documents": [
+                {
+                    "number": d.number,
+                    "version": d.version,
+                    "title": d.title,
+                    "recipient": d.recipient,
+                }
+                for d in result.documents
+            ],
+        },
     )

@@ -27,9 +27,10 @@ class ErrorOut(Schema):
 ERRORS = {400: ErrorOut, 404: ErrorOut, 422: ErrorOut, 503: ErrorOut}
 
 # Answered before any operation runs, so every operation may return them (added to each in the schema):
-# a NUL in the address (dogcase.staff.middleware) and a body over DATA_UPLOAD_MAX_MEMORY_SIZE.
+# a NUL in the address or a field, a JSON body nested too deep to read (dogcase.staff.middleware), and a body
+# over DATA_UPLOAD_MAX_MEMORY_SIZE.
 EVERY_OPERATION = {
-    "400": "Bad request: e.g. a NUL character (%00) in the address or a field.",
+    "400": "Bad request: e.g. a NUL character (%00) in the address or a field, or a body nested too deep.",
     "413": "The request body is larger than the server accepts.",
 }
 

@@ -9,8 +9,9 @@ before it in its chain.
 - **Keyed.** `hash = HMAC-SHA256(DOGCASE_AUDIT_KEY, prev_hash + "\\n" + canonical JSON)`. The key lives in
   the environment, not in the database: whoever can write the database cannot recompute a changed event's
   hash.
-- **Checkpoints.** `checkpoint()` is a signed list of every chain's head, meant to be kept off the server;
-  `verify_chains(checkpoint=...)` proves that nothing before it changed or went missing since.
+- **Checkpoints.** `checkpoint()` is a signed list of every chain's head and the number of events, meant to
+  be kept off the server; `verify_chains(checkpoint=...)` proves that nothing before it changed or went
+  missing since: not an event (the count, and each chain's hash at its place), not a chain, not a case.
 
 `append_event` is the only writer of `Event`; the legal-act functions call it inside their own transaction,
 after `lock_chain`, so an act and its event are committed together or not at all.
@@ -541,6 +542,13 @@ def _check_against(cp: Mapping[str, Any], ends, problems: Problems) -> None:
                 chain=chain,
                 event=event.seq,
             )
+    # the count last: each chain's own problem, above, names the chain
+    left = sum(min(then["seq"], ends[chain][0] or 0) for chain, then in saw.items() if chain in ends)
+    if isinstance(cp.get("events"), int) and left < cp["events"]:
+        problems.add(
+            f"the checkpoint of {cp['created_at']} counted {cp['events']} events in {len(saw)} chains; "
+            f"{left} of them are left in an unbroken chain",
+        )
 
 
 def _events_at(saw: Mapping[str, Mapping[str, Any]]):

@@ -1,5 +1,5 @@
-"""Uploaded evidence and proof: checked by content (not by the name or the browser's word), stored once under
-its SHA-256, never overwritten; and a stored file served back as a response nothing may cache or run.
+"""Uploaded evidence and proof: checked by content (not by the name or the browser's word), an image decoded
+within a bound and re-encoded without its metadata, stored once under its SHA-256, never overwritten; and a stored file served back as a response nothing may cache or run.
 
 The bytes go through Django's storage API (the "default" entry of STORAGES): a local folder (MEDIA_ROOT) by
 default, an S3-compatible store when configured (docs/deploy.md), with no change here.
@@ -8,6 +8,8 @@ default, an S3-compatible store when configured (docs/deploy.md), with no change
 from __future__ import annotations
 
 import hashlib
+import io
+import warnings
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousFileOperation
@@ -15,6 +17,7 @@ from django.core.files.base import ContentFile, File
 from django.core.files.storage import storages
 from django.http import FileResponse, Http404
 from django.utils.translation import gettext
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 # What a city accepts as evidence or proof, recognised by the first bytes of the file.
 SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
@@ -66,6 +69,8 @@ def read_upload(upload, field: str) -> tuple[bytes, str, str]:
             gettext("only %(accepted)s files are accepted (this file is none of them)")
             % {"accepted": gettext(ACCEPTED)},
         )
+    if kind[0].startswith("image/"):
+        return reencode(data, kind[0], field)  # bounded, and re-encoded before anyone opens it
     return data, kind[0], kind[1]
 
 
@@ -104,3 +109,52 @@ def stored_response(
     response["Content-Security-Policy"] = "default-src 'none'; img-src 'self'; sandbox"
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# ---- images: decoded within a bound, re-encoded (issue 19, item 10)
+
+FORMATS = {"JPEG", "PNG", "GIF", "WEBP"}
+
+
+def reencode(data: bytes, content_type: str, field: str) -> tuple[bytes, str, str]:
+    """An image, evidence or proof alike, is decoded within a bound and re-encoded before it is stored: its
+    header is read first (a small file can claim a huge picture), Pillow's decompression-bomb check is an error,
+    and what is stored is a fresh encoding of the pixels (a JPEG stays a JPEG, anything else becomes a PNG), with
+    no metadata, no trailing bytes and the camera's orientation applied.
+    (bytes, content type, extension) of the image re-encoded; other content is returned as it is.
+    UploadRejected when the image cannot be read or is too large."""
+    if not content_type.startswith("image/"):
+        return data, content_type, ""
+    bound = settings.DOGCASE_MAX_IMAGE_PIXELS
+    unreadable = gettext("the image cannot be read: send it again as a JPEG or PNG photo")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data), formats=sorted(FORMATS))
+            if image.width * image.height > bound:
+                raise UploadRejected(field, _too_large(bound))
+            image.seek(0)
+            image.load()
+            image = ImageOps.exif_transpose(image)
+    except UploadRejected:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise UploadRejected(field, _too_large(bound)) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError):
+        raise UploadRejected(field, unreadable) from None
+    out = io.BytesIO()
+    if image.format == "JPEG" or content_type == "image/jpeg":
+        if image.mode not in ("RGB", "L"):
+            image = image.convert("RGB")
+        image.save(out, "JPEG", quality=90, optimize=True)
+        return out.getvalue(), "image/jpeg", ".jpg"
+    if image.mode not in ("1", "L", "LA", "P", "RGB", "RGBA", "I", "I;16"):
+        image = image.convert("RGBA")
+    image.save(out, "PNG", optimize=True)
+    return out.getvalue(), "image/png", ".png"
+
+
+def _too_large(bound: int) -> str:
+    return gettext("the image is too large (%(pixels)s megapixels at most): send a smaller photo") % {
+        "pixels": bound // 1_000_000
+    }

@@ -130,11 +130,10 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
 
 def play_steps(case: Case, steps, users: dict[str, Any], *, issue_documents: bool = True) -> Case:
     """Take a story's steps on its case, each at 11:00 on its day (days ago): a step that issues documents
-    issues them (`documents.acts.take_step`, filled from the demo records), the others through
-    `acts.take_step`. Without `issue_documents`, no document is rendered: the notices' contents are what the
-    law requires (the statewide data set)."""
+    issues them (`documents.acts.take_step`, filled from the demo records), as every step is taken. Without
+    `issue_documents`, no document is rendered (`documents.acts.take_step_without_issuing`): the notices'
+    contents are what the law requires (the statewide data set)."""
     from dogcase.documents import acts as document_acts
-    from dogcase.documents.fill import document_types_for
 
     if issue_documents:
         demo_offices(case.jurisdiction)
@@ -143,16 +142,14 @@ def play_steps(case: Case, steps, users: dict[str, Any], *, issue_documents: boo
         inputs = {k: str(users["hearing"].pk) if v == HEARING_OFFICER else v for k, v in inputs.items()}
         if inputs.get("proofs") == ALL_CONDITIONS:
             inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, at)}
-        j = library().get(case.jurisdiction)
-        state = acts.case_state(case)
-        if issue_documents and document_types_for(j, j.case_step(step_id, state, at), state, at):
-            case = document_acts.take_step(
+        if not issue_documents:
+            # the statewide data set: no document rendered, the notices' contents as the law requires them
+            inputs = with_complete_notices(case, step_id, at, inputs)
+            case = document_acts.take_step_without_issuing(
                 case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
             ).case
             continue
-        # a notice no document of the pack writes yet: its contents as the law requires them
-        inputs = with_complete_notices(case, step_id, at, inputs)
-        case = acts.take_step(
+        case = document_acts.take_step(
             case, step_id, actor=users[who], inputs=inputs, expected_version=case.version, at=at
         ).case
     return case

@@ -1,10 +1,14 @@
 """Issuing documents: the step that issues them and the documents, in one transaction; corrections.
 
-`take_step` is `cases.acts.take_step` for a step whose law names documents (a step's `documents:`): it fills
-each document the step issues for the case from the case's records and the step's inputs, refuses — writing
+`take_step` is the one way every page, the API, the portal's staff side and the commands take a step: for a
+step whose law names documents (a step's `documents:`) it fills each document the step issues for the case from the case's records and the step's inputs, refuses — writing
 nothing — when an element has no value (naming the element, its citation and where to supply it), gives the
 engine the elements the documents contain (its `document` input: the check the old tick boxes made), takes the
 step, then numbers, renders and stores each document, with one audit event per document in the case's chain.
+What a notice contains is never the caller's to say: a `document` input given is refused (`ContentsGiven`),
+and `cases.acts.take_step` refuses a step that issues documents unless this module, which holds the key, takes
+it. `take_step_without_issuing` is the statewide data set's and the procedure tests' way round the documents
+(nothing a person or a client uses calls it; tests/api/test_one_way_to_act.py holds the product to that).
 
 `correct_document` issues the next version of a document, filled again from the records as they are now, with
 an actor and a reason; the version it replaces, and its bytes, stay as they were.
@@ -34,6 +38,9 @@ from dogcase.law import InputError
 # from the case or a person, and the public page refuses a client that tries many codes that do not exist.
 CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 CODE_LENGTH = 10
+
+# The key that lets this module take a step that issues documents (dogcase.cases.acts.steps, "One way to act").
+_ISSUING = case_acts.claim_issuing_key()
 
 
 class MissingElements(case_acts.ActError):
@@ -145,6 +152,7 @@ def take_step(
     """Take a step and issue the documents it issues, in one transaction (see the module's docstring)."""
     at = at or case_acts.now()
     require_city(actor, case.jurisdiction)
+    _refuse_contents(case, step_id, inputs, at)
     with transaction.atomic():
         case_acts.lock_case(case.pk)
         if idempotency_key:
@@ -181,7 +189,13 @@ def take_step(
                 expected_version=expected_version,
                 uploads=uploads,
                 at=at,
+                issuing=_ISSUING,
             )
+        # the person designated in the form (the hearing officer) is one the law empowers, checked as the act
+        # checks it, before the documents are drafted with them
+        case_acts.check_staff_members(
+            case_acts.jurisdiction_of(locked), step_id, case_acts.case_state(locked), inputs, at
+        )
         with _portal_codes(locked, step_id, actor=actor, at=at, inputs=inputs):
             step, _cleaned, drafts = drafts_for_step(locked, step_id, inputs=inputs, at=at, actor=actor)
         missing = [m for d in drafts for m in d.missing]
@@ -202,6 +216,7 @@ def take_step(
             uploads=uploads,
             idempotency_key=idempotency_key,
             at=at,
+            issuing=_ISSUING,
         )
         issued = [
             _issue(result.case, d, actor=actor, at=at, step_id=step_id, step_event=result.event)
@@ -210,6 +225,44 @@ def take_step(
         for document in issued:  # attempt 1 of its service: the service the step recorded
             serving.record_issuing_service(document, actor=actor, at=at)
     return IssueResult(result, issued)
+
+
+def _refuse_contents(case: Case, step_id: str, inputs: Mapping[str, Any], at: dt.datetime) -> None:
+    """ContentsGiven when the caller says what a notice of the step contains (its `document` input)."""
+    try:
+        step = case_acts.jurisdiction_of(case).step(step_id, timezone.localtime(at).date())
+    except InputError:
+        return  # an unknown step: the act refuses it with the law's words
+    given = case_acts.document_inputs_given(step, inputs)
+    if given:
+        raise case_acts.ContentsGiven(given[0])
+
+
+def take_step_without_issuing(
+    case: Case,
+    step_id: str,
+    *,
+    actor,
+    inputs: Mapping[str, Any],
+    expected_version: int,
+    uploads: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> case_acts.StepResult:
+    """The step recorded without filling or issuing the documents it issues, what its notices contain taken
+    from `inputs` as given. Only for the statewide data set (dogcase.demo, whose notices contain what the law
+    requires) and the tests of the procedure alone: no page, API operation, portal or command calls it."""
+    return case_acts.take_step(
+        case,
+        step_id,
+        actor=actor,
+        inputs=inputs,
+        expected_version=expected_version,
+        uploads=uploads,
+        idempotency_key=idempotency_key,
+        at=at,
+        issuing=_ISSUING,
+    )
 
 
 def _prints_portal_code(doc_type) -> bool:

@@ -171,15 +171,13 @@ def _css_content(text: str) -> str:
 
 
 def footer_css(*, number: str, version: int, code: str, language: str = "en") -> str:
-    """Every page's footer, in the document's language: "No. … · version N · page N of M" at the left, the
-    verification code and its address at the right."""
+    """Every page's footer, in the document's language, in two lines across the page's width: "No. … · version
+    N · page N of M", then the verification code and its address (one line each, so a long address or a longer
+    language never breaks the address in two)."""
     with translation.override(language):
         left = gettext(FOOTER_NUMBER) % {"number": number, "version": version, "page": _PAGE, "pages": _PAGES}
         right = gettext(FOOTER_CODE) % {"code": code, "url": verify_url(code)}
-    return (
-        "@page { @bottom-left { content: " + _css_content(left) + "; }"
-        " @bottom-right { content: " + _css_string(right) + "; } }"
-    )
+    return "@page { @bottom-left { content: " + _css_content(left) + ' "\\A " ' + _css_string(right) + "; } }"
 
 
 def render_pdf(

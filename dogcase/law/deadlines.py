@@ -9,6 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from . import clock
+from .answers import check_date_range
 from .errors import InputError, LawNotInForce, PackError
 from .model import ProvisionVersion, Setting
 
@@ -67,6 +68,7 @@ class DeadlinesMixin:
             raise InputError(
                 f"events.{sorted(unknown)[0]}", f"unknown event; known events: {', '.join(self.events)}"
             )
+        _check_in_range(events, on)
         if designation is None and not undeclared:
             apart = plan.apart_by_designation(self.designations)
             if apart is not None:
@@ -430,6 +432,17 @@ class _DeadlinePlan:
         reaching = [s.version for s in self.steps_for(designation)]
         chosen = next((v for v in reaching if v.layer == "city"), reaching[0] if reaching else None)
         return chosen.effect["what"] if chosen is not None else self.what
+
+
+def _check_in_range(events: Mapping[str, dt.date | dt.datetime], on: dt.date | None) -> None:
+    """A date the law's calendar cannot count is refused, naming the field, before any computation: before 1900
+    or after 2200 no holiday rule is known, and an instant such as 9999-12-31T23:59:59-14:00 cannot even be read
+    in the city's time (it falls past the last day Python's calendar has)."""
+    if on is not None:
+        check_date_range(on, "on")
+    for name, value in events.items():
+        # an instant's date as written; in the city's time it is at most a day off, which the counting refuses
+        check_date_range(value.date() if isinstance(value, dt.datetime) else value, f"events.{name}")
 
 
 def _sortable(value: dt.date | dt.datetime, tz: ZoneInfo) -> dt.datetime:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.checks import Tags, Warning, register
+from django.core.checks import Error, Tags, Warning, register
 
 
 @register(Tags.security, deploy=True)
@@ -31,11 +31,12 @@ def mail_server_configured(app_configs, **kwargs):
         )
     if not settings.DOGCASE_SITE_URL:
         problems.append(
-            Warning(
-                "DOGCASE_SITE_URL is not set: the links in messages (the owner portal, the case) would be paths "
-                "without the site's address, which an e-mail reader cannot open.",
+            Error(
+                "DOGCASE_SITE_URL is not set: every link dogcase prints or sends (the owner's portal and code on a "
+                "notice, the verification link in a document's footer, the links in e-mails) needs the site's "
+                "address.",
                 hint="Set DOGCASE_SITE_URL=https://dogcase.example.org (docs/deploy.md).",
-                id="dogcase.W103",
+                id="dogcase.E103",
             )
         )
     return problems

@@ -24,6 +24,7 @@ from django.utils.translation import gettext
 
 from dogcase.documents.next_steps import date_words
 from dogcase.owners import urls_util as links
+from dogcase.owners.mail import one_line
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,9 @@ def compose(case, kind: str, *, context: dict, language: str, recipient_name: st
             if to == "owners"
             else "Case %(number)s, the dog %(dog)s"
         )
-        about = about % {"number": case.number, "dog": case.dog.name}
+        # names typed by people reach the body as one line each: no CR/LF of theirs in a message
+        recipient_name = one_line(recipient_name)
+        about = about % {"number": case.number, "dog": one_line(case.dog.name)}
         subject, lines = _kind_lines(kind, context, language, to)
         greeting = (
             gettext("Dear %(name)s,") % {"name": recipient_name} if to == "owners" else f"{recipient_name},"

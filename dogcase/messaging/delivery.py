@@ -1,5 +1,6 @@
 """Sending one message, at most once: the job claims the row (queued -> sending) in one conditional UPDATE, so
-a job run twice, or two workers at once, send it once. A refusal the SMTP server calls temporary (4xx) or a
+a job run twice, or two workers at once, send it once; a worker that stops half-way is found by the
+recovery pass (dogcase.messaging.recovery). A refusal the SMTP server calls temporary (4xx) or a
 server that cannot be reached is retried after the waits of settings.DOGCASE_MAIL_RETRY_SECONDS, each attempt
 recorded on the row; a permanent refusal (5xx), the last failed attempt, or a bounce reported later raise a
 staff task on the case: serve on paper."""
@@ -58,13 +59,14 @@ def deliver(message_id: int, *, at: dt.datetime | None = None) -> str:
     """Send the message if it is still to send; return its status afterwards."""
     at = at or timezone.now()
     claimed = Message.objects.filter(pk=message_id, status=Message.Status.QUEUED).update(
-        status=Message.Status.SENDING, attempts=F("attempts") + 1, last_attempt_at=at
+        status=Message.Status.SENDING, attempts=F("attempts") + 1, last_attempt_at=at, handed_at=None
     )
     message = Message.objects.select_related("case").get(pk=message_id)
     if not claimed:
         return message.status  # sent, being sent, failed, bounced or not sent: never sent again
     domain = (settings.DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost").strip(">").strip()
     message_id_header = make_msgid(domain=domain)
+    hand_over(message, message_id_header, at)
     email = EmailMessage(
         subject=message.subject,
         body=message.body,
@@ -86,6 +88,15 @@ def deliver(message_id: int, *, at: dt.datetime | None = None) -> str:
         )
     message.refresh_from_db()
     return message.status
+
+
+def hand_over(message: Message, message_id_header: str, at: dt.datetime) -> None:
+    """Written (and committed) just before the message goes to the mail server: a worker that stops after
+    this may have sent it (dogcase.messaging.recovery never sends it again), one that stops before it has not
+    (sent again). The Message-ID is kept from here on, so a bounce of a message sent that way still finds it."""
+    Message.objects.filter(pk=message.pk, status=Message.Status.SENDING).update(
+        handed_at=at, message_id=message_id_header
+    )
 
 
 def _failed(message: Message, exc: Exception, at: dt.datetime) -> None:
@@ -136,29 +147,6 @@ def raise_paper_task(message: Message, why: str, at: dt.datetime) -> Task:
     )
     Message.objects.filter(pk=message.pk).update(paper_task=task)
     return task
-
-
-# a message still "being sent" this long after its attempt began: its worker stopped in the middle
-STUCK_AFTER = dt.timedelta(hours=1)
-
-
-def fail_stuck(at: dt.datetime | None = None) -> int:
-    """Messages whose worker stopped while sending them (killed, the machine restarted): whether the server got
-    them is unknown, and sending again could send twice, so each is marked failed and served on paper."""
-    at = at or timezone.now()
-    stuck = Message.objects.filter(status=Message.Status.SENDING, last_attempt_at__lt=at - STUCK_AFTER)
-    count = 0
-    for message in stuck.select_related("case").order_by("pk"):
-        with transaction.atomic():
-            changed = Message.objects.filter(pk=message.pk, status=Message.Status.SENDING).update(
-                status=Message.Status.FAILED,
-                status_reason="the worker stopped while sending it: it may not have been delivered",
-                history=[*message.history, _entry(at, "error", "the worker stopped while sending")],
-            )
-            if changed:
-                raise_paper_task(message, "the e-mail may not have been delivered", at)
-                count += 1
-    return count
 
 
 class UnknownMessage(LookupError):

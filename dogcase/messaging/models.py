@@ -9,7 +9,8 @@ from django.db import models
 class Message(models.Model):
     """One message to one recipient. Written once with its subject and body (what the recipient reads), then
     only its delivery changes: queued -> sending -> sent, or back to queued for a retry, or failed; a bounce
-    reported later marks a sent message bounced. `key` is unique: a message asked for twice (a job run again,
+    reported later marks a sent message bounced. A worker that stops half-way leaves it queued or sending: the
+    recovery pass (dogcase.messaging.recovery) queues it again once, or fails it to a paper task. `key` is unique: a message asked for twice (a job run again,
     a sweep run twice in a day) is one row, and a row is sent at most once."""
 
     class Kind(models.TextChoices):
@@ -48,6 +49,10 @@ class Message(models.Model):
     status_reason = models.CharField(max_length=500, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    # when this attempt was handed to the mail server: a worker stopped after it may have sent the message
+    handed_at = models.DateTimeField(null=True, blank=True)
+    # times the recovery pass queued it again after its worker stopped (dogcase.messaging.recovery): once
+    recoveries = models.PositiveSmallIntegerField(default=0)
     # every attempt: {"at": ISO, "outcome": "sent"|"error", "detail": ...}, and a bounce when one is reported
     history = models.JSONField(default=list)
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -3,8 +3,8 @@ by `manage.py db_worker`, docs/deploy.md):
 
 - send_message: one message, at most once (dogcase.messaging.delivery), retried with back-off by itself;
   enqueued by enqueue_send_message() when a message is written or retried (dogcase.messaging.enqueue);
-- daily_sweep: the day's sweep (dogcase.cases.acts.sweep), then the day's reminders, the messages whose
-  worker stopped while sending them (failed: serve on paper), then the check of the day's issued documents; enqueued once a day by `dogcase sweep --every` (dogcase.messaging.schedule);
+- daily_sweep: the day's sweep (dogcase.cases.acts.sweep), then the day's reminders, the recovery pass of
+  messages whose worker stopped (dogcase.messaging.recovery; it also runs every few minutes), then the check of the day's issued documents; enqueued once a day by `dogcase sweep --every` (dogcase.messaging.schedule);
 - verify_documents: a batch of issued documents read back from the storage and checked against the hash
   recorded when they were issued; a missing or altered PDF raises a staff task to issue it again.
 
@@ -23,9 +23,11 @@ from django.dispatch import receiver
 from django.tasks import task
 from django.utils import timezone
 
-from dogcase.messaging.delivery import deliver, fail_stuck
+from dogcase.messaging.cleanup import delete_expired_credentials
+from dogcase.messaging.delivery import deliver
 from dogcase.messaging.enqueue import send_requested
 from dogcase.messaging.models import DailyRun
+from dogcase.messaging.recovery import recover_stuck
 from dogcase.messaging.reminders import send_reminders
 
 log = logging.getLogger(__name__)
@@ -73,7 +75,10 @@ def daily_sweep(day: str, attempt: int = 1) -> dict:
         at = timezone.now()
         report = sweep(at=at).as_dict()
         report["messages"] = send_reminders(at)
-        report["messages"]["stuck_failed"] = fail_stuck(at)
+        stuck = recover_stuck(at)  # a backstop: `manage.py recover_stuck --every` runs it every few minutes
+        report["messages"]["stuck_failed"] = stuck["failed"]
+        report["messages"]["stuck_requeued"] = stuck["requeued"]
+        report["expired_credentials"] = delete_expired_credentials(at)  # throttles, sign-in links, sessions
         report["documents"] = verify_documents.call(day=day)
     except Exception as exc:
         if not retry_later(daily_sweep, attempt=attempt, exc=exc, day=day):

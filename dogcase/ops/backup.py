@@ -12,6 +12,12 @@ read transaction, during which writers wait, for the second or two the copy take
 a snapshot exported from the transaction that reads the rest, and nobody waits), so the manifest describes exactly the copy. Files are written before the
 row that names them and never change, so every file the copy names exists when it is copied.
 
+A backup holds no live credential: the rows of the sessions (staff and owners' sign-ins), the failed-login
+counts and the owners' one-time sign-in links are left out (LEFT_OUT: the tables are there, empty), so that
+nobody who reads a backup can take over a session or use a link, and a restore starts with everyone signed out.
+A backup taken before this rule had them: restore empties those tables after loading it. The rest (people,
+cases, users with their password hashes, documents, the audit chain) is what a backup is for.
+
 `restore` needs a fresh database (no tables) and writes the files into the configured storage without ever
 writing over one, then checks what it restored: equal row counts, equal chain head(s), every file's hash, and
 the audit chain (`dogcase audit verify`).
@@ -41,6 +47,12 @@ FORMAT = 1
 MANIFEST = "manifest.json"
 DUMP_NAMES = {"sqlite": "database.sqlite3", "postgresql": "database.pgdump"}
 CHUNK = 1024 * 1024
+# The tables whose rows are credentials or their traces, by model: (app label, model name) -> what they hold.
+LEFT_OUT_MODELS = {
+    ("sessions", "Session"): "sessions: the staff's logins and the owners' portal sign-ins",
+    ("accounts", "LoginThrottle"): "failed-login counts and locks",
+    ("owners", "SignInLink"): "the owners' one-time sign-in links",
+}
 
 
 class BackupRefused(Exception):
@@ -85,6 +97,50 @@ def chain_heads() -> list[dict[str, Any]]:
 
     rows = list(ChainHead.objects.order_by("pk").values())
     return json.loads(json.dumps(rows, cls=DjangoJSONEncoder))
+
+
+def left_out_tables() -> dict[str, str]:
+    """Table name -> what it holds, for every table a backup keeps empty (LEFT_OUT_MODELS)."""
+    from django.apps import apps
+
+    tables = {}
+    for (app_label, model_name), what in LEFT_OUT_MODELS.items():
+        try:
+            model = apps.get_model(app_label, model_name)
+        except LookupError:
+            continue
+        tables[model._meta.db_table] = what
+    return tables
+
+
+def _empty_sqlite_copy(path: Path, tables: list[str]) -> None:
+    """Delete the left-out rows from the SQLite copy, and their bytes with them (secure_delete overwrites the
+    freed pages; VACUUM rebuilds the file without them)."""
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA secure_delete = ON")
+        existing = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for table in tables:
+            if table in existing:
+                db.execute(f'DELETE FROM "{table}"')  # noqa: S608 - a table name from the models
+        db.commit()
+        db.execute("VACUUM")
+    finally:
+        db.close()
+
+
+def drop_credentials(using: str = "default") -> dict[str, int]:
+    """Delete every row of the left-out tables in the configured database (a restore of an older backup that
+    still had them); the rows deleted, by table."""
+    connection = connections[using]
+    deleted = {}
+    with connection.cursor() as cursor:
+        existing = set(connection.introspection.table_names(cursor))
+        for table in left_out_tables():
+            if table in existing:
+                cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")  # noqa: S608 - a model's table
+                deleted[table] = cursor.rowcount
+    return deleted
 
 
 def _stored_files() -> list[tuple[str, str]]:
@@ -153,6 +209,7 @@ def _snapshot(directory: Path, using: str) -> dict[str, Any]:
     if vendor not in DUMP_NAMES:
         raise BackupRefused(f"backups support SQLite and PostgreSQL, not {vendor}")
     dump = directory / DUMP_NAMES[vendor]
+    left_out = sorted(left_out_tables())
     if vendor == "sqlite" and connection.in_atomic_block:
         raise BackupRefused("a backup cannot run inside a transaction")
     with read_snapshot(using):
@@ -163,6 +220,7 @@ def _snapshot(directory: Path, using: str) -> dict[str, Any]:
             args, env = _pg_args_env(using)
             _run(
                 [_pg_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges"]
+                + [f"--exclude-table-data={table}" for table in left_out]
                 + ["--snapshot", snapshot, "--file", str(dump), *args],
                 env,
             )
@@ -172,13 +230,16 @@ def _snapshot(directory: Path, using: str) -> dict[str, Any]:
                 connection.connection.backup(target)
             finally:
                 target.close()
-        return _describe(vendor, dump, using)
+            _empty_sqlite_copy(dump, left_out)
+        return _describe(vendor, dump, using, left_out)
 
 
-def _describe(vendor: str, dump: Path, using: str) -> dict[str, Any]:
+def _describe(vendor: str, dump: Path, using: str, left_out: list[str]) -> dict[str, Any]:
+    counts = table_counts(using)
     return {
         "vendor": vendor,
-        "tables": table_counts(using),
+        # the copy's counts: the left-out tables are there, empty
+        "tables": {name: 0 if name in left_out else n for name, n in counts.items()},
         "chain_heads": chain_heads(),
         "files": _stored_files(),
         "dump": dump,
@@ -243,6 +304,7 @@ def backup(directory: Path, *, using: str = "default") -> dict[str, Any]:
         "database": {"vendor": snap["vendor"], "file": dump.name, "sha256": _file_sha256(dump)},
         "tables": snap["tables"],
         "rows": sum(snap["tables"].values()),
+        "left_out": {table: what for table, what in left_out_tables().items() if table in snap["tables"]},
         "audit_chain_heads": snap["chain_heads"],
         "files": files,
         "problems": problems,
@@ -318,6 +380,8 @@ def restore(directory: Path, *, using: str = "default") -> dict[str, Any]:
         finally:
             source_db.close()
 
+    drop_credentials(using)  # a backup taken before they were left out still has them: none is restored live
+
     problems: list[dict[str, str]] = []
     for entry in manifest["files"]:
         name = entry["name"]
@@ -338,8 +402,11 @@ def verify_restored(
 
     problems = list(problems or [])
     counts = table_counts(using)
+    left_out = left_out_tables()
     for table in sorted(set(counts) | set(manifest["tables"])):
         expected, found = manifest["tables"].get(table), counts.get(table)
+        if table in left_out:
+            continue  # kept empty by a backup and a restore; who signs in afterwards is not the backup's
         if expected != found:
             problems.append({"table": table, "problem": f"{found} rows, the backup has {expected}"})
     if chain_heads() != manifest["audit_chain_heads"]:

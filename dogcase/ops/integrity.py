@@ -5,6 +5,8 @@ the events that wrote them say.
   event that stored it recorded: an evidence file, a proof of service, a dog's photo (`StoredFile`), each issued
   document's PDF (`issue_document`, `correct_document`) and each file an owner or the office sent as proof of
   a condition (`submit_proof`).
+- **Records written** (dogcase.ops.missing): from the events outward, every record an event wrote is still
+  there and says what the event says; a case without obligation rows, a document without its messages.
 - **Records**: a case's status, designation, whether it is in effect, stage and version against its events
   (the opening, each act and correction: the latest event that set a value wins); a dog's and a person's
   fields against the event that recorded them and the updates since; a dog's status against the acts that
@@ -32,6 +34,7 @@ from dogcase.cases.acts import DOG_FIELDS, DOG_STATUS_BY_EVENT, PERSON_FIELDS
 from dogcase.cases.audit import Problems, verify_chains
 from dogcase.cases.models import Case, Dog, Event, Person, StoredFile
 from dogcase.cases.snapshot import read_snapshot
+from dogcase.ops.missing import verify_messages, verify_obligations, verify_written
 
 CASE_FIELDS = ("status", "designation", "designation_in_effect", "stage", "version")
 
@@ -48,10 +51,15 @@ def verify_all(*, checkpoint: Mapping[str, Any] | None = None) -> dict[str, Any]
         cases = verify_cases(problems)
         dogs = verify_dogs(problems)
         persons = verify_persons(problems)
+        written = verify_written(problems)
+        messages = verify_messages(problems)
+        bare = verify_obligations(problems)
     out = chains.as_dict()
     out["ok"] = chains.ok and problems.count == 0
     out["files"] = files
     out["records"] = {"cases": cases, "dogs": dogs, "persons": persons}
+    # from the events outward: every record an event wrote is still there (dogcase.ops.missing)
+    out["written"] = {"events": written, "documents_messaged": messages, "cases_without_obligations": bare}
     out["problems"] = chains.problems + problems.items
     out["problem_count"] = len(chains.problems) + problems.count
     if not out["problem"] and problems.items:

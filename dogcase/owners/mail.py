@@ -1,4 +1,5 @@
-"""The one-time sign-in link, by e-mail (the lead may route it through dogcase.messaging at merge)."""
+"""The one-time sign-in link, by e-mail: sent by the background worker (dogcase.owners.tasks), never inside the
+web request that asked for it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from django.utils.translation import gettext as _
 from dogcase.cases.models import Person
 
 
+def one_line(value: str) -> str:
+    """A name as one line of an e-mail: line breaks (CR, LF and the other line separators) and other control
+    characters become spaces, so that a name cannot add lines or headers of its own to a message."""
+    text = "".join(" " if (ch.isspace() or not ch.isprintable()) else ch for ch in str(value or ""))
+    return " ".join(text.split())
+
+
 def send_sign_in_link(person: Person, url: str) -> int:
     language = person.preferred_language if person.preferred_language in ("en", "es") else "en"
     with translation.override(language):
@@ -18,5 +26,5 @@ def send_sign_in_link(person: Person, url: str) -> int:
             "Hello %(name)s,\n\nOpen this link to see your dog's case. It works once, for %(minutes)s minutes:\n\n"
             "%(url)s\n\nIf you did not ask for it, you can ignore this message: nobody can sign in without the "
             "link.\n"
-        ) % {"name": person.full_name, "url": url, "minutes": settings.DOGCASE_OWNER_LINK_MINUTES}
+        ) % {"name": one_line(person.full_name), "url": url, "minutes": settings.DOGCASE_OWNER_LINK_MINUTES}
     return send_mail(subject, body, None, [person.email], fail_silently=False)

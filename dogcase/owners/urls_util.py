@@ -4,7 +4,7 @@ A notice's portal address and QR code, the staff's code slip, the links in e-mai
 one-time sign-in link, the staff's case page) and the verification link in every document's footer are all
 built here, by `site_url`, from `settings.DOGCASE_SITE_URL` — never from the request that happens to be
 served (a batch job, the sweep, the worker or seed_demo, has none) and never as a bare path, which a reader of
-paper or of an e-mail cannot open. Production must set it (`check --deploy`, dogcase.W103); in development
+paper or of an e-mail cannot open. Production must set it (`check --deploy` fails without it, dogcase.E103); in development
 `make run` passes the serving address (scripts/run.sh).
 """
 

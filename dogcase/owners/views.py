@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import secrets
 import uuid
 
 from django.conf import settings
@@ -25,9 +24,8 @@ from dogcase.documents.sources import city_office
 from dogcase.documents.views import pdf_response
 from dogcase.law import InputError, library
 from dogcase.owners import access, codes, pages, throttle
-from dogcase.owners.mail import send_sign_in_link
+from dogcase.owners import tasks as owner_tasks
 from dogcase.owners.models import SignInLink
-from dogcase.owners.urls_util import sign_in_link_url
 
 logger = logging.getLogger(__name__)
 
@@ -109,27 +107,20 @@ def sign_in(request):
                     )
                 status = 400
             else:
-                throttle.record_success(values["code"], address)
+                throttle.record_success(values["code"], address, now)
                 if code.person.email:
-                    token = secrets.token_urlsafe(32)
-                    SignInLink.objects.create(
-                        access_code=code,
-                        token_hash=codes.keyed_hash("link", token),
-                        created_at=now,
-                        expires_at=now + dt.timedelta(minutes=settings.DOGCASE_OWNER_LINK_MINUTES),
+                    # a few valid links at once, no more: asking again does not send the owner more mail
+                    valid = SignInLink.objects.filter(
+                        access_code=code, used_at__isnull=True, expires_at__gt=now
                     )
-                    url = sign_in_link_url(token)
-                    try:
-                        send_sign_in_link(code.person, url)
-                    except OSError:
-                        logger.exception("the sign-in link to person %s could not be sent", code.person.pk)
-                        error = _(
-                            "The e-mail with your sign-in link could not be sent. Try again later, or call the "
-                            "city."
+                    if valid.count() < settings.DOGCASE_OWNER_LINKS_AT_ONCE:
+                        row = SignInLink.objects.create(
+                            access_code=code,
+                            token_hash=owner_tasks.pending_hash(),
+                            created_at=now,
+                            expires_at=now + dt.timedelta(minutes=settings.DOGCASE_OWNER_LINK_MINUTES),
                         )
-                        return render(
-                            request, "owners/sign_in.html", {"values": values, "error": error}, status=503
-                        )
+                        owner_tasks.send_link.enqueue(row.pk)  # by the worker: the page never waits on mail
                     with translation.override(access.language_of(code.person)):
                         return render(
                             request,

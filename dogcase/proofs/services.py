@@ -234,7 +234,8 @@ def clean(cond: law.Condition, data: Mapping[str, str], uploads: Sequence, day: 
     if "files" not in errors:
         for upload in uploads:
             try:
-                read.append((upload, *file_store.read_upload(upload, "files")))
+                content, content_type, ext = file_store.read_upload(upload, "files")
+                read.append((upload, content, content_type, ext))
             except file_store.UploadRejected as exc:
                 errors["files"] = f"{getattr(upload, 'name', None) or gettext('The file')}: {exc.rule}."
                 break

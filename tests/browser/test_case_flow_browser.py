@@ -69,7 +69,7 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
 
     # ... declares the dog potentially dangerous ...
     take_step_button(page, "Declare the dog potentially dangerous or dangerous")
-    page.get_by_label("Potentially dangerous dog").check()
+    page.get_by_label("Potentially dangerous dog", exact=True).check()
     page.locator("#in-basis").fill("Unprovoked bite on a jogger in a public park")
     page.locator("#in-declarant_telephone").fill("218-555-0102")
     page.locator("form.act-form button[type=submit]").click()

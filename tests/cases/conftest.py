@@ -9,6 +9,7 @@ from django.contrib.auth.models import Group
 
 from dogcase.cases import acts
 from dogcase.demo import with_complete_notices
+from dogcase.documents import acts as document_acts
 
 CT = ZoneInfo("America/Chicago")
 # A Monday, clear of holidays for weeks either side (Memorial Day 2026 is May 25, Juneteenth June 19).
@@ -67,9 +68,10 @@ class Story:
         self.case = acts.open_case(incident=self.incident, dog=self.dog, actor=officer, at=at(day, 9, 30))
 
     def step(self, step_id: str, who: str, day: int, hour: int = 11, **inputs):
-        # a notice served is complete unless the test says what it lacks
+        # a notice served is complete unless the test says what it lacks; the procedure alone, no document
+        # rendered (tests/documents take steps with their documents)
         inputs = with_complete_notices(self.case, step_id, at(day, hour), inputs)
-        result = acts.take_step(
+        result = document_acts.take_step_without_issuing(
             self.case,
             step_id,
             actor=self.staff[who] if isinstance(who, str) else who,

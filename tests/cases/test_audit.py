@@ -19,10 +19,11 @@ from dogcase.cases.audit import GENESIS, append_event, verify_chain
 from dogcase.cases.models import ChainHead, Dog, Event, StoredFile
 from dogcase.ops.integrity import verify_all
 from tests.cases.conftest import BITE, at
+from tests.proofs.helpers import STORED_PNG
 
 TABLE = Event._meta.db_table  # a constant, not input: the raw SQL plays a tamperer
 AT = dt.datetime(2026, 3, 2, 9, 30, tzinfo=dt.UTC)
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 48
+PNG = STORED_PNG  # a real picture: images are re-encoded when they are read
 
 
 def tamper(sql: str, params=()) -> None:

@@ -2,7 +2,8 @@
 
 The table is the law, read from the texts: § 90.15 (B)(1), (C)(1) (officer or law enforcement declares), (H)
 and (I)(1) (appeals to the City Clerk/Treasurer), (I)(3)-(4) and (B)(2)(e), (C)(3) (an impartial hearing
-officer hears and decides, the Council confirms or rescinds), (C)(5) (the clerk issues the certificate), (J)
+officer decides and recommends, the clerk or the officer convenes the hearing, the Council confirms or
+rescinds), (C)(5) (the clerk issues the certificate), (J)
 and (K) (seizure and destruction); Tracy § 8.31 Subd 2 (City Administrator and/or Chief of Police classify),
 Subd 4 and 8 (the Council hears and decides; requests go to the City Administrator), Subd 6 (the Council
 orders impoundment). The auditor and the administrator take no legal act.
@@ -33,10 +34,12 @@ BATTLE_LAKE = {
     "receive_hearing_request": {CLERK},
     "schedule_hearing": {CLERK},
     # (I)(3): "The City Clerk/Treasurer or a designated hearing officer shall convene a hearing" — either may
-    # hear, decide and recommend, and whoever does must be impartial (the pack's reading, defect in (I)(3)).
+    # hold it, impartial. The decision and the written recommendation are the hearing officer's alone:
+    # (B)(2)(g), (C)(3) "The hearing officer shall issue a decision"; (I)(4) "the hearing officer shall make a
+    # written recommendation" (issue 19 item 4: the clerk who convenes does not decide).
     "hold_hearing": {CLERK, HEARING},
-    "decide_appeal": {CLERK, HEARING},
-    "recommend": {CLERK, HEARING},
+    "decide_appeal": {HEARING},
+    "recommend": {HEARING},
     "record_decision_receipt": {OFFICER, POLICE, CLERK, HEARING},  # clerical: the return receipt comes back
     "confirm_or_rescind": {COUNCIL},
     "issue_certificate": {CLERK},
@@ -46,13 +49,14 @@ BATTLE_LAKE = {
     "release": {OFFICER},
     "dispose": {OFFICER},
     # (K): notice of the intended destruction by the officer who may destroy; the request is filed with the
-    # City Clerk/Treasurer ((H)); an impartial hearing officer (or the clerk, (I)(3)) hears and determines
+    # City Clerk/Treasurer ((H)); an impartial hearing officer (or the clerk, (I)(3)) hears; the hearing
+    # officer alone determines ((C)(3), (I)(4))
     "serve_destruction_notice": {OFFICER},
     "record_destruction_notice_receipt": {OFFICER, CLERK},  # clerical: (H)'s receipt, read with (K)
     "receive_destruction_hearing_request": {CLERK},
     "schedule_destruction_hearing": {CLERK},  # (I)(1), as for the appeal of the declaration
     "hold_destruction_hearing": {CLERK, HEARING},
-    "decide_destruction": {CLERK, HEARING},
+    "decide_destruction": {HEARING},
     "confirm_or_rescind_destruction": {COUNCIL},  # (I)(4)
     "destroy": {OFFICER},
     "review_designation": {OFFICER},

@@ -143,10 +143,8 @@ def test_the_english_notice_is_rendered_as_before(make_case, htmls):
 def test_the_footer_is_in_the_documents_language():
     english = render.footer_css(number="BL-1-D1", version=2, code="ABCDEFGHJK")
     assert english == (
-        '@page { @bottom-left { content: "No. BL-1-D1 · version 2 · page " counter(page) " of " counter(pages); }'
-        ' @bottom-right { content: "Verification code ABCDEFGHJK — '
-        + render.verify_url("ABCDEFGHJK")
-        + '"; } }'
+        '@page { @bottom-left { content: "No. BL-1-D1 · version 2 · page " counter(page) " of " counter(pages)'
+        ' "\\A " "Verification code ABCDEFGHJK — ' + render.verify_url("ABCDEFGHJK") + '"; } }'
     )
     spanish = render.footer_css(number="BL-1-D1", version=2, code="ABCDEFGHJK", language="es")
     assert '"No. BL-1-D1 · versión 2 · página " counter(page) " de " counter(pages)' in spanish

@@ -18,7 +18,7 @@ from django.db import connection
 
 from dogcase.cases.models import Event, StoredFile
 from dogcase.documents.models import IssuedDocument
-from dogcase.ops.backup import BackupRefused, backup, table_counts, verify_restored
+from dogcase.ops.backup import BackupRefused, backup, left_out_tables, table_counts, verify_restored
 from dogcase.proofs.models import ProofFile
 from tests.staff.conftest import client_for
 from tests.staff.test_files import PDF, upload
@@ -116,6 +116,8 @@ def test_a_backup_restores_into_a_fresh_database_and_folder_with_equal_rows_file
     env, restored_counts = fresh_target
     live_counts = table_counts()
     assert live_counts["cases_event"] > 100  # the demo data is there, at every stage
+    # sessions, login throttles and sign-in links are left out of a backup (issue 19, item 8): empty tables
+    live_counts |= dict.fromkeys(left_out_tables(), 0)
 
     manifest = backup(tmp_path / "backup")
     assert (tmp_path / "backup").stat().st_mode & 0o077 == 0  # no one else reads people's records

@@ -56,7 +56,14 @@ def test_check_deploy_warns_without_a_mail_server(production_env):
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
 
     assert result.returncode == 1
-    assert all(f"dogcase.W10{n}" in result.stderr for n in (1, 2, 3))
+    assert "dogcase.W101" in result.stderr and "dogcase.W102" in result.stderr
+    assert "dogcase.E103" in result.stderr
+
+
+def test_check_deploy_fails_without_the_site_address_even_at_the_default_fail_level(production_env):
+    env = {k: v for k, v in production_env.items() if k != "DOGCASE_SITE_URL"}
+    assert manage("check", "--deploy", env=env).returncode == 1
+    assert manage("check", "--deploy", env=production_env).returncode == 0
 
 
 def test_check_deploy_warns_when_production_turns_https_off(production_env):

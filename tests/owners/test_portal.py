@@ -16,6 +16,8 @@ from dogcase.owners import codes
 from dogcase.owners.models import SignInLink
 from tests.owners.conftest import at, owner_of
 
+IMMEDIATE = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+
 
 @pytest.fixture
 def owner_client():
@@ -76,9 +78,10 @@ def test_repeated_failures_lock_the_code_out_even_with_the_right_answer(served_c
         assert sign_in(owner_client, code, fact="Fido").status_code == 400
     locked = sign_in(owner_client, code)
     assert locked.status_code == 429 and "Too many attempts" in locked.content.decode()
-    # another client address is locked out of this code too (the lock is per code)
+    # another client address is not (issue 19: nobody locks the owner out by guessing elsewhere; the code
+    # from any address has a slower limit of its own, tests/accounts/test_lockouts.py)
     other = Client(REMOTE_ADDR="10.9.9.9")
-    assert sign_in(other, code).status_code == 429
+    assert sign_in(other, code).status_code == 302
 
 
 def test_too_many_failures_from_one_address_lock_the_address(served_case, settings):
@@ -150,6 +153,7 @@ def test_a_co_owner_signs_in_with_their_own_code(served_case):
 
 
 def test_with_an_email_address_a_one_time_link_completes_the_sign_in(served_case, settings):
+    settings.TASKS = IMMEDIATE  # the link is e-mailed by the worker (issue 19): here at once
     s = served_case
     person = owner_of(s)
     type(person).objects.filter(pk=person.pk).update(email="olive@example.com")
@@ -169,7 +173,8 @@ def test_with_an_email_address_a_one_time_link_completes_the_sign_in(served_case
     assert SignInLink.objects.get().token_hash not in link
 
 
-def test_an_expired_link_does_not_sign_in(served_case):
+def test_an_expired_link_does_not_sign_in(served_case, settings):
+    settings.TASKS = IMMEDIATE
     s = served_case
     person = owner_of(s)
     type(person).objects.filter(pk=person.pk).update(email="olive@example.com")

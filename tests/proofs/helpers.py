@@ -1,13 +1,26 @@
 """Proof sent the way the portal sends it, for the tests."""
 
 import datetime as dt
+import io
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
+from PIL import Image
 
+from dogcase.cases.files import reencode
 from dogcase.proofs import services
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+def _real_png() -> bytes:
+    # a readable picture: an image sent as proof is decoded and re-encoded before it is stored (issue 19)
+    out = io.BytesIO()
+    Image.new("RGB", (4, 3), "white").save(out, "PNG")
+    return out.getvalue()
+
+
+PNG = _real_png()
+# the same picture as dogcase stores it (re-encoded: encoding it again gives the same bytes)
+STORED_PNG = reencode(PNG, "image/png", "file")[0]
 PDF = b"%PDF-1.4\n%test certificate\n"
 
 

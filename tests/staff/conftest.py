@@ -10,6 +10,7 @@ from django.utils import timezone
 from dogcase.cases import acts
 from dogcase.cases.models import Case
 from dogcase.demo import with_complete_notices
+from dogcase.documents import acts as document_acts
 from dogcase.law import library
 from tests.incident_facts import UNPROVOKED_BITE_IN_PUBLIC
 
@@ -89,7 +90,10 @@ def record_bite(
 def take(case: Case, step_id: str, actor, at=None, **inputs):
     case.refresh_from_db()
     inputs = with_complete_notices(case, step_id, at or acts.now(), inputs)  # notices served are complete
-    return acts.take_step(case, step_id, actor=actor, inputs=inputs, expected_version=case.version, at=at)
+    # the procedure alone, no document rendered
+    return document_acts.take_step_without_issuing(
+        case, step_id, actor=actor, inputs=inputs, expected_version=case.version, at=at
+    )
 
 
 def declare(case: Case, actor, designation="potentially_dangerous", at=None):

@@ -9,11 +9,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from dogcase.cases.models import Case, Dog, Event, Incident, Person, Premises
+from tests.proofs.helpers import STORED_PNG
 from tests.staff.conftest import BATTLE_LAKE, TRACY, client_for, record_bite
 
 pytestmark = pytest.mark.django_db
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+PNG = STORED_PNG  # a real picture: images are re-encoded when they are read
 
 
 def yesterday_afternoon() -> str:

@@ -113,7 +113,6 @@ def test_the_api_holds_a_step_text_to_the_same_limit_and_nothing_reaches_the_aud
                 "inputs": {
                     "served_on": timezone.localdate().isoformat(),
                     "method": "personal",
-                    "contents": "all",
                     "served_owner": address.strip(),
                 },
             }

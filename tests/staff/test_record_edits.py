@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from dogcase.cases import acts, updates
 from dogcase.cases.models import Dog, Event, Ownership, Person, Premises
+from tests.proofs.helpers import STORED_PNG
 from tests.staff.conftest import BATTLE_LAKE, TRACY, client_for
 
 pytestmark = pytest.mark.django_db
@@ -588,7 +589,7 @@ def test_the_page_title_is_the_records_name(officer):
 
 # ---------------------------------------------------------------------------------- incident additions
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+PNG = STORED_PNG  # a real picture: images are re-encoded when they are read
 
 
 def test_evidence_and_a_witness_found_later_are_added_with_their_event(officer):

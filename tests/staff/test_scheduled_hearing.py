@@ -73,7 +73,6 @@ def test_someone_the_law_does_not_empower_is_refused_on_the_field(requested, sta
                     "hearing_at": at(15, 14).isoformat(),
                     "place": "City Hall",
                     "hearing_officer": str(staff["officer"].pk),
-                    "contents": "all",
                 },
             }
         ),

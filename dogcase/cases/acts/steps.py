@@ -54,6 +54,72 @@ def count_accepted_proofs_with(counter: ProofCounter) -> None:
     _proof_counter[:] = [counter]
 
 
+# One way to act: the documents a step issues are filled, checked, issued and recorded by the documents' act
+# (dogcase.documents.acts.take_step), and what a notice contains (a step's `document` input) is read from the
+# documents it issued, never from a caller. The documents' act claims this key when it loads (only one module
+# can: a second claim is refused) and passes it to `take_step`; without it, `take_step` refuses a step that
+# issues documents and any `document` input.
+_issuing_key: list[object] = []
+
+
+def claim_issuing_key() -> object:
+    """The key that lets the documents' act take a step that issues documents (called once, by
+    dogcase.documents.acts when it loads)."""
+    if _issuing_key:
+        raise ImproperlyConfigured(
+            "the documents' act already holds the key: a step that issues documents is taken through "
+            "dogcase.documents.acts.take_step"
+        )
+    key = object()
+    _issuing_key.append(key)
+    return key
+
+
+class ContentsGiven(InvalidInput):
+    """A caller said what a notice contains (a step's `document` input): only the documents issued say that."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(
+            field,
+            "what a notice contains is read from the documents dogcase issues with the step; it cannot be "
+            "sent: leave this field out",
+        )
+
+
+def document_inputs_given(step, inputs: Mapping[str, Any]) -> list[str]:
+    """The ids of the step's `document` inputs (what its notices contain) present in `inputs`."""
+    return [i.id for i in step.inputs if i.kind == "document" and i.id in inputs]
+
+
+def _refuse_unissued(j, step_id: str, state: CaseState, inputs: Mapping[str, Any], at: dt.datetime) -> None:
+    """A caller without the documents' key: refused a `document` input (ContentsGiven) and a step that issues
+    documents for this case (Refused, code `issues_documents`)."""
+    try:
+        step = j.case_step(step_id, state, at)
+    except InputError:
+        return  # an unknown step or one that does not apply: the engine refuses it with its own words
+    given = document_inputs_given(step, inputs)
+    if given:
+        raise ContentsGiven(given[0])
+    try:
+        types = j.document_types(step.id, state.designation, timezone.localtime(at).date())
+    except (InputError, KeyError):
+        types = []
+    if types:
+        titles = "; ".join(f"“{t.title}”" for t in types)
+        raise Refused(
+            step.label,
+            [
+                {
+                    "reason": f"This step issues {titles}: it is taken only together with the issue of "
+                    "those documents.",
+                    "citation": "",
+                    "code": "issues_documents",
+                }
+            ],
+        )
+
+
 def with_accepted_proofs(j, case, step_id: str, state, inputs: Mapping[str, Any], at: dt.datetime):
     if not _proof_counter:
         raise ImproperlyConfigured(
@@ -82,11 +148,16 @@ def take_step(
     uploads: Mapping[str, Any] | None = None,
     idempotency_key: str | None = None,
     at: dt.datetime | None = None,
+    issuing: object | None = None,
 ) -> StepResult:
     """Take one step of the case's procedure (declare, serve the notice, record a hearing request, decide,
     register, seize, ...): the law pack says who may take it, when and with what; this function asks the law
     engine, records the events the step starts, recomputes the obligations and writes the audit event, all in
     one transaction. Raises Refused (with reasons and citations), InvalidInput, StaleCase or PermissionDenied.
+
+    A step that issues documents, and a step's `document` input (what its notices contain), are taken only
+    with `issuing`, the key the documents' act holds (`claim_issuing_key`): every page, the API and the
+    commands take steps through dogcase.documents.acts.take_step, which fills, checks and issues them.
     """
     at = at or now()
     require_city(actor, case.jurisdiction)
@@ -115,9 +186,11 @@ def take_step(
                 ],
             )
         state = case_state(locked)
+        if not (_issuing_key and issuing is _issuing_key[0]):
+            _refuse_unissued(j, step_id, state, inputs, at)
         # only accepted proof counts toward a condition of registration (dogcase.proofs.counting)
         inputs, proofs_counted = with_accepted_proofs(j, locked, step_id, state, inputs, at)
-        _check_staff_members(j, step_id, state, inputs, at)
+        check_staff_members(j, step_id, state, inputs, at)
         try:
             cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
         except InputError as exc:
@@ -243,6 +316,9 @@ def take_owner_step(
             raise OwnerRefused(
                 step.label, [{"reason": str(exc), "citation": "", "code": "not_applicable"}]
             ) from None
+        contents = document_inputs_given(step, inputs)
+        if contents:  # what a notice contains is never the filer's to say
+            raise ContentsGiven(contents[0])
         given = {
             k: v
             for k, v in dict(inputs).items()
@@ -389,7 +465,7 @@ def _record_step(
     return event
 
 
-def _check_staff_members(
+def check_staff_members(
     j, step_id: str, state: CaseState, inputs: Mapping[str, Any], at: dt.datetime
 ) -> None:
     """A person designated in a step's form (the hearing officer) is one of the users the law empowers for the
