@@ -180,17 +180,23 @@ def take_step(
         )
         if _refused_anyway(locked, step_id, actor, at):
             # not allowed whatever the documents say (the role, the order of the steps, the time): the act
-            # refuses with its own reasons and citations
-            case_acts.take_step(
-                locked,
-                step_id,
-                actor=actor,
-                inputs=inputs,
-                expected_version=expected_version,
-                uploads=uploads,
-                at=at,
-                issuing=_ISSUING,
-            )
+            # refuses with its own reasons and citations; if the form's inputs make it allowed after all,
+            # nothing is kept of that try and the step goes on to its documents
+            try:
+                with transaction.atomic():
+                    case_acts.take_step(
+                        locked,
+                        step_id,
+                        actor=actor,
+                        inputs=inputs,
+                        expected_version=expected_version,
+                        uploads=uploads,
+                        at=at,
+                        issuing=_ISSUING,
+                    )
+                    raise _AllowedAfterAll
+            except _AllowedAfterAll:
+                pass
         # the person designated in the form (the hearing officer) is one the law empowers, checked as the act
         # checks it, before the documents are drafted with them
         case_acts.check_staff_members(
@@ -317,6 +323,10 @@ def _portal_codes(case: Case, step_id: str, *, actor, at: dt.datetime, inputs: M
     except (InputError, KeyError):
         posted = False
     return _portal_code_of(case, printing, actor=actor, at=at, posted=posted)
+
+
+class _AllowedAfterAll(Exception):
+    """The step, refused without the form's inputs, is allowed with them (the try is rolled back)."""
 
 
 def _refused_anyway(case: Case, step_id: str, actor, at: dt.datetime) -> bool:

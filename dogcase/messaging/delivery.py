@@ -66,7 +66,10 @@ def deliver(message_id: int, *, at: dt.datetime | None = None) -> str:
         return message.status  # sent, being sent, failed, bounced or not sent: never sent again
     domain = (settings.DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost").strip(">").strip()
     message_id_header = make_msgid(domain=domain)
-    hand_over(message, message_id_header, at)
+    if not hand_over(message, message_id_header, at):
+        # the recovery pass took it back while this worker stalled (another send owns it now): never twice
+        message.refresh_from_db()
+        return message.status
     email = EmailMessage(
         subject=message.subject,
         body=message.body,
@@ -79,7 +82,7 @@ def deliver(message_id: int, *, at: dt.datetime | None = None) -> str:
     except (smtplib.SMTPException, OSError) as exc:
         _failed(message, exc, at)
     else:
-        Message.objects.filter(pk=message.pk).update(
+        Message.objects.filter(pk=message.pk, status=Message.Status.SENDING, handed_at=at).update(
             status=Message.Status.SENT,
             status_reason="",
             sent_at=at,
@@ -90,12 +93,15 @@ def deliver(message_id: int, *, at: dt.datetime | None = None) -> str:
     return message.status
 
 
-def hand_over(message: Message, message_id_header: str, at: dt.datetime) -> None:
+def hand_over(message: Message, message_id_header: str, at: dt.datetime) -> bool:
     """Written (and committed) just before the message goes to the mail server: a worker that stops after
     this may have sent it (dogcase.messaging.recovery never sends it again), one that stops before it has not
-    (sent again). The Message-ID is kept from here on, so a bounce of a message sent that way still finds it."""
-    Message.objects.filter(pk=message.pk, status=Message.Status.SENDING).update(
-        handed_at=at, message_id=message_id_header
+    (sent again). The Message-ID is kept from here on, so a bounce of a message sent that way still finds it.
+    False when this claim is no longer the message's (the recovery pass queued it again): do not send."""
+    return bool(
+        Message.objects.filter(
+            pk=message.pk, status=Message.Status.SENDING, last_attempt_at=at, handed_at__isnull=True
+        ).update(handed_at=at, message_id=message_id_header)
     )
 
 

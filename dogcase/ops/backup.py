@@ -52,6 +52,8 @@ LEFT_OUT_MODELS = {
     ("sessions", "Session"): "sessions: the staff's logins and the owners' portal sign-ins",
     ("accounts", "LoginThrottle"): "failed-login counts and locks",
     ("owners", "SignInLink"): "the owners' one-time sign-in links",
+    ("accounts", "KnownSignIn"): "the devices and addresses people signed in from (they pass a login lock)",
+    ("accounts", "SignInLock"): "the record of login locks",
 }
 
 

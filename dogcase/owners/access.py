@@ -15,7 +15,8 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.utils import translation
 
-from dogcase.cases.models import Case, Ownership, Person
+from dogcase.cases.acts import is_owner
+from dogcase.cases.models import Case, Person
 from dogcase.owners.models import CaseAccessCode
 
 SESSION_KEY = "dogcase_owner_portal"
@@ -99,7 +100,9 @@ def owner_case_view(view):
             .filter(number=number, jurisdiction=person.jurisdiction)
             .first()
         )
-        if case is None or not Ownership.objects.filter(dog_id=case.dog_id, person_id=person.pk).exists():
+        # an owner whose ownership has ended (the dog transferred) no longer reads the case: it holds the new
+        # owner's name, address and documents
+        if case is None or not is_owner(person, case):
             raise Http404("No such case.")
         with translation.override(language_of(person)):
             request.LANGUAGE_CODE = language_of(person)

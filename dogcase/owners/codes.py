@@ -14,9 +14,11 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from dogcase.cases.access import require_city, staff_roles
+from dogcase.cases.acts import is_owner
 from dogcase.cases.audit import append_event, case_chain, lock_chain
 from dogcase.cases.models import Case, Event, Ownership, Person
 from dogcase.owners.models import CaseAccessCode
@@ -87,7 +89,11 @@ def find_replaced(code: str) -> CaseAccessCode | None:
 
 
 def owners_of(case: Case) -> list[Person]:
-    ids = Ownership.objects.filter(dog_id=case.dog_id).values_list("person_id", flat=True)
+    ids = (
+        Ownership.objects.filter(dog_id=case.dog_id)
+        .filter(Q(until__isnull=True) | Q(until__gte=timezone.localdate()))
+        .values_list("person_id", flat=True)
+    )
     return list(Person.objects.filter(pk__in=ids).order_by("full_name", "id"))
 
 
@@ -120,7 +126,7 @@ def issue_code(
     in clear — to print, never stored. Staff do this on purpose (a lost or disclosed code); a notice prints the
     code the owner holds (`code_for_notice`). `actor` the staff member (None: the system)."""
     at = at or timezone.now()
-    if not Ownership.objects.filter(dog_id=case.dog_id, person_id=person.pk).exists():
+    if not is_owner(person, case):
         raise PermissionDenied(f"{person} is not an owner of the dog of case {case.number}.")
     with transaction.atomic():
         lock_chain(case_chain(case.pk))
@@ -169,7 +175,7 @@ def code_for_notice(
     only when the owner has none, or holds one that cannot be printed again (issued before codes were derived,
     or under another site key). Call inside the issuing act's transaction."""
     at = at or timezone.now()
-    if not Ownership.objects.filter(dog_id=case.dog_id, person_id=person.pk).exists():
+    if not is_owner(person, case):
         raise PermissionDenied(f"{person} is not an owner of the dog of case {case.number}.")
     with transaction.atomic():
         lock_chain(case_chain(case.pk))
@@ -189,6 +195,21 @@ def code_for_notice(
             else "the first notice to this owner"
         )
         return _issue_locked(case, person, actor=actor, at=at, reason=reason)
+
+
+def record_printed(row: CaseAccessCode, *, actor, at: dt.datetime | None = None) -> None:
+    """Staff printed an owner's live code again on a slip: who, when, for whom (the code itself is not kept)."""
+    at = at or timezone.now()
+    with transaction.atomic():
+        lock_chain(case_chain(row.case_id))
+        _event(
+            row.case,
+            act="print_access_code",
+            summary=f"Portal access code of {row.person.full_name} printed again for the owner",
+            actor=actor,
+            at=at,
+            data={"person": row.person_id, "access_code": row.pk},
+        )
 
 
 def revoke_code(row: CaseAccessCode, *, actor, at: dt.datetime | None = None) -> CaseAccessCode:

@@ -24,12 +24,18 @@ def issue(request, number: str, person_id: int):
     person = next((p for p in codes.owners_of(case) if p.pk == person_id), None)
     if person is None:
         return redirect("staff:case", number=case.number)
-    held = CaseAccessCode.objects.filter(case=case, person=person, revoked_at__isnull=True).first()
+    held = (
+        CaseAccessCode.objects.filter(case=case, person=person, revoked_at__isnull=True)
+        .order_by("-created_at", "-id")
+        .first()
+    )
     live = held is not None
     replace = request.POST.get("replace") == "1"
     if live and not replace:
         row, code = codes.code_for_notice(case, person, actor=request.user)
         replaced = row.pk != held.pk  # a code issued before codes were derived cannot be printed again
+        if not replaced:
+            codes.record_printed(row, actor=request.user)
     else:
         reason = " ".join((request.POST.get("reason") or "").split())[:300]
         if live and (request.POST.get("confirm") != "1" or not reason):

@@ -145,3 +145,36 @@ def test_derived_codes_differ_by_case_owner_and_generation(settings):
     assert codes.derived_code(1, 1, 1) == a
     settings.SECRET_KEY = "another key entirely, for this test only"
     assert codes.derived_code(1, 1, 1) != a
+
+
+def test_a_former_owners_code_no_longer_opens_the_case(make_case, staff):  # noqa: F811
+    from django.utils import timezone
+
+    from dogcase.cases.models import Ownership
+
+    c = make_case()
+    c.declare()
+    code = printed_code(owners_documents(c.serve())[0])
+    client = Client()
+    assert client.post("/owner/", {"code": code, "fact": "Rexford"}).status_code == 302
+    assert client.get(f"/owner/cases/{c.case.number}/").status_code == 200
+    # the ownership ended (as the record of a transfer ends it; set here directly)
+    Ownership.objects.filter(dog=c.dog, person=c.owner).update(
+        until=timezone.localdate() - dt.timedelta(days=1)
+    )
+    # the signed-in session and a new sign-in both stop at the case: it is no longer theirs to read
+    assert client.get(f"/owner/cases/{c.case.number}/").status_code == 404
+    fresh = Client()
+    fresh.post("/owner/", {"code": code, "fact": "Rexford"})
+    assert fresh.get(f"/owner/cases/{c.case.number}/").status_code == 404
+    assert c.owner not in codes.owners_of(c.case)
+
+
+def test_printing_a_code_again_is_recorded_with_its_actor(make_case, client, staff):  # noqa: F811
+    c = make_case()
+    c.declare()
+    c.serve()
+    client.force_login(staff["clerk"])
+    client.post(f"/staff/cases/{c.case.number}/owner-access/{c.owner.pk}/issue")
+    event = Event.objects.get(case=c.case, act="print_access_code")
+    assert event.actor_id == staff["clerk"].pk and c.owner.full_name in event.summary
