@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
-RUNSERVER_ADDR := 127.0.0.1:8000
+RUNSERVER_ADDR ?= 127.0.0.1:8000
 # `make run`: the host of every link the demo's documents and messages carry (seed_demo issues them before the
 # server starts); the environment's DOGCASE_SITE_URL wins.
 DOGCASE_SITE_URL ?= http://$(RUNSERVER_ADDR)
@@ -53,11 +53,7 @@ system-packages:
 	@scripts/system-packages.sh
 
 run: venv
-	$(VENV)/bin/dogcase law check
-	$(PY) manage.py migrate --noinput
-	DOGCASE_SITE_URL=$(DOGCASE_SITE_URL) $(PY) manage.py seed_demo
-	@echo "Serving on http://$(RUNSERVER_ADDR)/ (log in with one of the demo logins above)"
-	VENV=$(VENV) RUNSERVER_ADDR=$(RUNSERVER_ADDR) DOGCASE_SITE_URL=$(DOGCASE_SITE_URL) scripts/run.sh
+	@VENV=$(VENV) RUNSERVER_ADDR=$(RUNSERVER_ADDR) DOGCASE_SITE_URL=$(DOGCASE_SITE_URL) scripts/run.sh
 
 serve: venv
 	VENV=$(VENV) scripts/serve.sh

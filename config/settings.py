@@ -351,11 +351,14 @@ LOGGING = {
     # own request and server loggers would log errors a second time without them.
     "loggers": {
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
-        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # runserver's line per request repeats dogcase.ops.logs' own; its warnings and errors still come through
+        "django.server": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         # WeasyPrint's steps of every PDF ("Step 5 - Creating layout") and its notes on unsupported CSS:
         # nothing an operator acts on; its errors still come through
         "weasyprint": {"level": "ERROR"},
         "weasyprint.progress": {"level": "ERROR"},
+        # fontTools notes every glyph table it subsets for each PDF (thousands of lines for the demo)
+        "fontTools": {"level": "WARNING"},
     },
 }
 

@@ -14,6 +14,8 @@ def test_anonymous_home_explains_dogcase_and_links_to_login_and_law(client):
     assert 'href="/accounts/login/"' in html
     assert 'href="/law/"' in html
     assert "dangerous-dog law" in html
+    # an owner with a letter finds the portal from the home page (issue 20, item 11)
+    assert 'href="/owner/"' in html and "Open your case" in html
 
 
 def test_logged_in_officer_sees_their_name_and_role(officer_client):
