@@ -5,6 +5,7 @@ import os
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
 
 from dogcase.cases.models import CityAccess
 from dogcase.cases.roles import ROLES_BY_GROUP
@@ -12,6 +13,11 @@ from dogcase.cases.roles import ROLES_BY_GROUP
 CITIES = ("battle-lake-mn", "tracy-mn")
 
 PASSWORD = "correct horse battery staple"
+
+# Every property test runs without Hypothesis's 200 ms per-example deadline: these machines are shared, and
+# one slow example on a loaded machine is not a failure of the clock (speed is for the benchmarks).
+hypothesis_settings.register_profile("dogcase", deadline=None)
+hypothesis_settings.load_profile("dogcase")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -128,6 +128,28 @@ def test_behind_a_proxy_the_configured_header_gives_the_address(officer, setting
     assert other.status_code == 302
 
 
+def test_behind_a_proxy_a_forged_first_entry_does_not_escape_the_lock(officer, settings):
+    """X-Forwarded-For's first entries are whatever the client wrote; only the last is the proxy's own. A client
+    who writes a new first entry on every try is still the same client, and still locked."""
+    settings.DOGCASE_LOGIN_FAILURE_LIMIT = 2
+    settings.DOGCASE_CLIENT_IP_HEADER = "X-Forwarded-For"
+    settings.DOGCASE_TRUSTED_PROXIES = ["10.0.0.1"]
+    for forged in ("203.0.113.1", "203.0.113.2"):
+        Client().post(
+            "/accounts/login/",
+            {"username": "officer", "password": WRONG},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"{forged}, 198.51.100.1",
+        )
+    again = Client().post(
+        "/accounts/login/",
+        {"username": "officer", "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_X_FORWARDED_FOR="203.0.113.3, 198.51.100.1",
+    )
+    assert again.status_code == 429 and "_auth_user_id" not in again.client.session
+
+
 # ------------------------------------------------------------------------------------------ idle sessions
 
 
