@@ -35,11 +35,18 @@ def new_code() -> str:
     return "-".join(groups)
 
 
-def derived_code(case_pk: int, person_pk: int, generation: int) -> str:
+def site_keys() -> list[str]:
+    """The site's key, then the keys it replaced (SECRET_KEY_FALLBACKS): a code made under an earlier key keeps
+    working, and prints again the same, after the key is rotated."""
+    return [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ())]
+
+
+def derived_code(case_pk: int, person_pk: int, generation: int, *, key: str | None = None) -> str:
     """The code of `generation` for one owner on one case: the same on every notice, unguessable without the
-    site's key (12 characters of a 31-letter alphabet, about 59 bits)."""
+    site's key (12 characters of a 31-letter alphabet, about 59 bits). `key`: the site key it was made under
+    (default: the current one)."""
     digest = hmac.new(
-        f"dogcase.owners.code-derivation:{settings.SECRET_KEY}".encode(),
+        f"dogcase.owners.code-derivation:{key if key is not None else settings.SECRET_KEY}".encode(),
         f"{case_pk}:{person_pk}:{generation}".encode(),
         hashlib.sha256,
     ).digest()
@@ -56,13 +63,18 @@ def normalize(code: str) -> str:
     return "".join(ch for ch in (code or "").upper() if ch.isalnum())[:64]
 
 
-def keyed_hash(kind: str, value: str) -> str:
-    key = f"dogcase.owners.{kind}:{settings.SECRET_KEY}".encode()
-    return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
+def keyed_hash(kind: str, value: str, *, key: str | None = None) -> str:
+    secret = key if key is not None else settings.SECRET_KEY
+    return hmac.new(f"dogcase.owners.{kind}:{secret}".encode(), value.encode(), hashlib.sha256).hexdigest()
 
 
-def code_hash(code: str) -> str:
-    return keyed_hash("code", normalize(code))
+def code_hash(code: str, *, key: str | None = None) -> str:
+    return keyed_hash("code", normalize(code), key=key)
+
+
+def code_hashes(code: str) -> list[str]:
+    """The hashes `code` may be stored under: with the site's key and with each key it replaced."""
+    return [code_hash(code, key=k) for k in site_keys()]
 
 
 def find_live(code: str) -> CaseAccessCode | None:
@@ -71,7 +83,7 @@ def find_live(code: str) -> CaseAccessCode | None:
         return None
     return (
         CaseAccessCode.objects.select_related("case", "person", "case__dog")
-        .filter(code_hash=code_hash(normalized), revoked_at__isnull=True)
+        .filter(code_hash__in=code_hashes(normalized), revoked_at__isnull=True)
         .first()
     )
 
@@ -83,7 +95,7 @@ def find_replaced(code: str) -> CaseAccessCode | None:
         return None
     return (
         CaseAccessCode.objects.select_related("case")
-        .filter(code_hash=code_hash(normalized), revoked_at__isnull=False)
+        .filter(code_hash__in=code_hashes(normalized), revoked_at__isnull=False)
         .first()
     )
 
@@ -186,9 +198,11 @@ def code_for_notice(
             .first()
         )
         if live is not None and live.generation is not None:
-            code = derived_code(case.pk, person.pk, live.generation)
-            if code_hash(code) == live.code_hash:
-                return live, code
+            # derived again under the key it was made with: after a key rotation the owner's code still prints
+            for key in site_keys():
+                code = derived_code(case.pk, person.pk, live.generation, key=key)
+                if code_hash(code, key=key) == live.code_hash:
+                    return live, code
         reason = (
             "the code printed before could not be printed again on this notice"
             if live is not None
