@@ -10,8 +10,9 @@ that the user's own login does not hand a distributed guesser a fresh allowance)
 Anybody can make the last two keys fail (twenty wrong passwords from twenty addresses), so they do not stop
 the user where the user is known:
 
-- from a *known device* (the browser carries the signed cookie set at a successful login of this user, bound
-  to their current password) only the device's own count applies: the limit of guesses per device;
+- from a *known device* (the browser carries the signed cookie set at a successful login of this user, with a
+  device id of its own, bound to their current password) only that device's own count applies: the limit of
+  guesses per device, one device's lock not reaching the user's other devices;
 - from a *known address* (the user logged in successfully from it before) only the username-from-this-address
   count applies: an attacker elsewhere cannot make it fail.
 
@@ -27,6 +28,7 @@ The counting itself (count_failure, lock_of, remember, is_known) is shared with 
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -34,7 +36,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
-from django.utils.crypto import salted_hmac
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from dogcase.accounts.models import KnownSignIn, LoginThrottle, SignInLock
 
@@ -120,16 +122,36 @@ def _known_address_key(username: str, address: str) -> str:
     return f"staff:{_name(username)}@{address}"
 
 
-def _device_token(user) -> str:
-    # bound to the password: a new password makes every device unknown again
-    return salted_hmac(DEVICE_SALT, f"{user.pk}:{user.password}", algorithm="sha256").hexdigest()[:32]
+def _device_token(user, device_id: str) -> str:
+    # bound to the device and to the password: a new password makes every device unknown again
+    return salted_hmac(DEVICE_SALT, f"{user.pk}:{device_id}:{user.password}", algorithm="sha256").hexdigest()[
+        :32
+    ]
 
 
-def set_known_device(response, user) -> None:
-    """Mark the browser of a successful login as a known device of this user (a signed cookie)."""
+def _device_cookie(request) -> tuple[str, str, str] | None:
+    """The (user pk, device id, token) of the request's device cookie, if it is signed by us and unexpired."""
+    if request is None:
+        return None
+    value = request.get_signed_cookie(
+        DEVICE_COOKIE, default=None, salt=DEVICE_SALT, max_age=KNOWN_FOR.total_seconds()
+    )
+    parts = (value or "").split(":")
+    if len(parts) != 3 or not all(parts):
+        return None
+    return parts[0], parts[1], parts[2]
+
+
+def set_known_device(response, user, request=None) -> None:
+    """Mark the browser of a successful login as a known device of this user (a signed cookie). Each browser
+    has a device id of its own: a lock earned by guesses on one device does not lock the user's others, and
+    the count of one device is not shared by a copy of another's cookie made under another id. A browser that
+    already carries this user's cookie keeps its id."""
+    current = _device_cookie(request)
+    device_id = current[1] if current and current[0] == str(user.pk) else secrets.token_hex(8)
     response.set_signed_cookie(
         DEVICE_COOKIE,
-        f"{user.pk}:{_device_token(user)}",
+        f"{user.pk}:{device_id}:{_device_token(user, device_id)}",
         salt=DEVICE_SALT,
         max_age=int(KNOWN_FOR.total_seconds()),
         secure=settings.SESSION_COOKIE_SECURE,
@@ -139,17 +161,18 @@ def set_known_device(response, user) -> None:
 
 
 def known_device(request, username: str) -> str | None:
-    """The device token when the request carries this user's valid device cookie, else None."""
-    value = request.get_signed_cookie(
-        DEVICE_COOKIE, default=None, salt=DEVICE_SALT, max_age=KNOWN_FOR.total_seconds()
-    )
-    if not value or ":" not in value:
+    """The device id when the request carries this user's valid device cookie (for their current password),
+    else None."""
+    cookie = _device_cookie(request)
+    if cookie is None:
         return None
-    pk, token = value.split(":", 1)
+    pk, device_id, token = cookie
     user = get_user_model().objects.filter(pk=pk if pk.isdigit() else None).first()
-    if user is None or _name(user.get_username()) != _name(username) or _device_token(user) != token:
+    if user is None or _name(user.get_username()) != _name(username):
         return None
-    return token
+    if not constant_time_compare(_device_token(user, device_id), token):
+        return None
+    return device_id
 
 
 def _checked(request, username: str, address: str, now: dt.datetime) -> tuple[list[Limit], str | None]:

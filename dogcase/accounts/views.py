@@ -31,7 +31,7 @@ class LoginView(auth_views.LoginView):
         user = form.get_user()
         last_login, now = user.last_login, timezone.now()  # before this login moves it on
         response = super().form_valid(form)
-        throttle.set_known_device(response, user)
+        throttle.set_known_device(response, user, self.request)
         for notice in (
             notices.own_locks_notice(user, now),
             notices.administrator_notice(user, last_login, now),
@@ -59,7 +59,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        throttle.set_known_device(response, form.user)  # the new password made this browser unknown
+        throttle.set_known_device(response, form.user, self.request)  # the new password made it unknown
         return response
 
 

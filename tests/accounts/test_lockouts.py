@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 import time_machine
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from dogcase.accounts import throttle
@@ -45,6 +45,12 @@ def log_in(client: Client, username: str, password: str, address: str = HOME):
 def twenty_wrong_from_twenty_addresses(username="clerk"):
     for n in range(20):
         assert log_in(Client(), username, WRONG, address=f"198.51.100.{n}").status_code in (200, 429)
+
+
+def device_id_of(client: Client) -> str:
+    request = RequestFactory().get("/")
+    request.COOKIES[throttle.DEVICE_COOKIE] = client.cookies[throttle.DEVICE_COOKIE].value
+    return request.get_signed_cookie(throttle.DEVICE_COOKIE, salt=throttle.DEVICE_SALT).split(":")[1]
 
 
 def with_device_of(client: Client) -> Client:
@@ -102,6 +108,25 @@ def test_a_known_device_still_allows_only_the_guess_limit(clerk):
     assert log_in(device, "clerk", PASSWORD, address="192.0.2.99").status_code == 429
 
 
+def test_each_browser_is_a_device_of_its_own(clerk):
+    laptop, phone = Client(), Client()
+    assert log_in(laptop, "clerk", PASSWORD, address=HOME).status_code == 302
+    assert log_in(phone, "clerk", PASSWORD, address="192.0.2.60").status_code == 302
+    laptop_cookie = laptop.cookies[throttle.DEVICE_COOKIE].value
+    assert laptop_cookie != phone.cookies[throttle.DEVICE_COOKIE].value
+    twenty_wrong_from_twenty_addresses()
+    # guesses from the laptop's cookie lock the laptop only; the phone, elsewhere, still signs in
+    stolen = with_device_of(laptop)
+    for n in range(5):
+        log_in(stolen, "clerk", WRONG, address=f"203.0.113.{n}")
+    assert log_in(with_device_of(laptop), "clerk", PASSWORD, address="192.0.2.61").status_code == 429
+    assert log_in(with_device_of(phone), "clerk", PASSWORD, address="192.0.2.62").status_code == 302
+    # a browser signing in again keeps its device (and so its count)
+    again = with_device_of(phone)
+    assert log_in(again, "clerk", PASSWORD, address="192.0.2.62").status_code == 302
+    assert device_id_of(again) == device_id_of(phone) != device_id_of(laptop)
+
+
 def test_a_device_cookie_counts_for_its_own_user_and_password_only(clerk, make_staff_user):
     make_staff_user("auditor", cities=(BATTLE_LAKE,))
     first = Client()
@@ -112,7 +137,7 @@ def test_a_device_cookie_counts_for_its_own_user_and_password_only(clerk, make_s
     assert log_in(with_device_of(first), "clerk", PASSWORD, address="192.0.2.9").status_code == 429
 
     forged = Client()
-    forged.cookies[throttle.DEVICE_COOKIE] = f"{clerk.pk}:0123456789abcdef0123456789abcdef"
+    forged.cookies[throttle.DEVICE_COOKIE] = f"{clerk.pk}:0123456789abcdef:0123456789abcdef0123456789abcdef"
     assert log_in(forged, "clerk", PASSWORD, address="192.0.2.9").status_code == 429
 
     assert log_in(with_device_of(mine), "clerk", PASSWORD, address="192.0.2.9").status_code == 302
