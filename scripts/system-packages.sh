@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages dogcase needs beside Python's: what WeasyPrint renders the issued documents with (Pango,
 # and the fonts the documents are set in: nothing is downloaded at run time), and poppler-utils (pdftotext and
-# pdffonts, with which the tests read the PDFs back). Installs the missing ones with apt as root; as anyone
+# pdffonts, with which the tests read the PDFs back; pdfunite, which puts the day's mail in one PDF). Installs the missing ones with apt as root; as anyone
 # else, names them and fails.
 #
 # The fonts: DejaVu sets the text; a name or an address in another script is drawn from Noto (Debian's

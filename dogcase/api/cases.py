@@ -28,6 +28,7 @@ from dogcase.api.errors import ErrorDetail, ErrorOut
 from dogcase.api.vocabulary import schema_of
 from dogcase.cases import acts
 from dogcase.cases.access import READ_ONLY, cities_of, law_actor, staff_roles
+from dogcase.cases.acts import declarations
 from dogcase.cases.models import Case
 from dogcase.documents import acts as document_acts
 from dogcase.law import library
@@ -119,6 +120,12 @@ class StepIn(Schema):
     inputs: dict[str, Any] = Field(default_factory=dict, description="The step's inputs (see `steps`).")
     idempotency_key: str | None = Field(
         None, max_length=64, description="Send the same key again and the first result is returned."
+    )
+    departure_reason: str | None = Field(
+        None,
+        max_length=2000,
+        description="Why the dog is declared a designation the facts recorded on the case do not support "
+        "(required then: 422 naming `departure_reason` without it); recorded in the step's event.",
     )
 
 
@@ -253,7 +260,7 @@ def get_case(request, number: CaseNumber):
             "citations": [c.get("citation", "") for c in o.citations],
             "consequences": [c.get("what", "") for c in o.consequences],
         }
-        for o in case.obligations.all()
+        for o in case.obligations.exclude(kind="act")  # acts waiting are the steps of the case
     ]
     return {
         **_case_out(case),
@@ -301,6 +308,7 @@ def take_step(request, number: CaseNumber, step_id: StepId, payload: StepIn):
             inputs=payload.inputs,
             expected_version=payload.version,
             idempotency_key=payload.idempotency_key,
+            departure_reason=payload.departure_reason or "",
         )
     except acts.ContentsGiven as exc:
         return _error(400, f"inputs.{exc.field}", exc.rule)
@@ -317,6 +325,8 @@ def take_step(request, number: CaseNumber, step_id: StepId, payload: StepIn):
             status=422,
         )
     except acts.InvalidInput as exc:
+        if exc.field == declarations.FIELD:  # a declaration against the recorded facts, without its reason
+            return _error(422, declarations.FIELD, exc.rule)
         return _error(422, f"inputs.{exc.field}", exc.rule)
     except acts.StaleCase as exc:
         return _error(409, "version", str(exc), version=exc.case.version)

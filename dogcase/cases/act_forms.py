@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,15 +41,22 @@ def raw_values(step, post) -> dict[str, Any]:
     return out
 
 
-def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
+def read_inputs(
+    step, post, files, *, tz, needs: Mapping[str, tuple[Any, str]] | None = None
+) -> dict[str, Any]:
     """The submitted values as `take_step` takes them: dates as YYYY-MM-DD, instants as ISO text with the
     city's offset, yes/no as booleans, the proofs as a list. Empty optional fields are left out. A file
     input carries the upload's name (the file itself goes to `take_step` as an upload), so that a required
-    file passes the law's check of the form."""
+    file passes the law's check of the form.
+
+    `needs`: the inputs the law lets the step leave empty that a document cannot be issued without (input id ->
+    (the decisions that need it, or None for every case; the message saying why)): left empty, the form is
+    refused on that field before any act is taken."""
+    needs = needs or {}
     out: dict[str, Any] = {}
     for inp in step.inputs:
         name = f"in-{inp.id}"
-        required = bool(inp.required)
+        required = bool(inp.required) or (inp.id in needs and needs[inp.id][0] is None)
         if inp.kind in HIDDEN_KINDS:
             continue
         if inp.kind == "file":
@@ -66,7 +73,7 @@ def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
         raw = (post.get(name) or "").strip()
         if not raw:
             if required:
-                raise FormProblem(inp.id, missing_message(inp.kind))
+                raise FormProblem(inp.id, needs[inp.id][1] if inp.id in needs else missing_message(inp.kind))
             continue
         if inp.kind == "date":
             try:
@@ -87,6 +94,11 @@ def read_inputs(step, post, files, *, tz) -> dict[str, Any]:
             out[inp.id] = raw == "yes"
         else:
             out[inp.id] = raw  # the law engine holds a text to its limit, on the form and the API alike
+    decision = next((out.get(i.id) for i in step.inputs if i.kind == "outcome"), None)
+    for inp in step.inputs:
+        outcomes, message = needs.get(inp.id, (None, ""))
+        if outcomes and decision in outcomes and inp.id not in out:
+            raise FormProblem(inp.id, message)
     return out
 
 

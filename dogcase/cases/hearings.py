@@ -8,6 +8,7 @@ schedules a hearing when one of its inputs records a scheduled event, `when: fut
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -80,12 +81,18 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
         for name, hearing in scheduled_hearings(case, j, events, users, state=state).items():
             if hearing.officer is None or hearing.officer.pk != user.pk:
                 continue
-            held = [later for later, earlier in _held_events(j, name) if later in recorded]
-            if any(_on_or_after(recorded[h], hearing.scheduled_by.at) for h in held):
+            if was_held(j, name, hearing, recorded):
                 continue
             rows.append({"case": case, "hearing": hearing})
     rows.sort(key=lambda r: r["hearing"].at)
     return rows[:HEARINGS_SHOWN], more or len(rows) > HEARINGS_SHOWN
+
+
+def was_held(j, name: str, hearing, recorded) -> bool:
+    """Whether the hearing scheduled as `name` was held: the case records (`recorded`, its events by name) an
+    event the law orders after it, on or after the act that scheduled it."""
+    held = [later for later, _earlier in _held_events(j, name) if later in recorded]
+    return any(_on_or_after(recorded[h], hearing.scheduled_by.at) for h in held)
 
 
 def _may_be_designated(user, cities) -> bool:
@@ -162,3 +169,141 @@ def hearings_by_obligation(
                     for deadline_id in step.satisfies:
                         out.setdefault(deadline_id, hearings[earlier])
     return out
+
+
+# ------------------------------------------------------------------------------------ one room, one hearing
+# A hearing takes this long unless the city's pack sets `hearing_minutes` among its settings (docs/law-packs.md):
+# dogcase's default, one hour, since no text the packs restate says how long a hearing lasts.
+HEARING_MINUTES_SETTING = "hearing_minutes"
+DEFAULT_HEARING_MINUTES = 60
+# a hearing is scheduled before it is held: the acts that may have booked a room at a time are read from those
+# recorded in this window before it (the calendar's own window, dogcase.documents.calendar)
+BOOKED_WITHIN = dt.timedelta(days=400)
+
+
+@dataclass(frozen=True)
+class ScheduledInput:
+    """A step input that records a scheduled date and time (a hearing): kind `datetime`, `when: future`."""
+
+    step_id: str
+    event: str  # the event the input records (its first)
+    label: str  # the input's label, e.g. "Date and time of the hearing"
+    input_id: str = ""
+
+
+def scheduled_inputs(j, day: dt.date) -> list[ScheduledInput]:
+    """The step inputs of a jurisdiction that record a scheduled date and time (kind datetime, when future)."""
+    out = []
+    for step in j.procedure(day):
+        for item in step.inputs:
+            if item.kind == "datetime" and item.when == "future" and item.records:
+                out.append(ScheduledInput(step.id, item.records[0], item.label, item.id))
+    return out
+
+
+def hearing_length(j) -> dt.timedelta:
+    """How long a hearing holds its room in this city: the pack's `hearing_minutes` setting, else one hour."""
+    value = (getattr(j, "setting_values", None) or {}).get(HEARING_MINUTES_SETTING)
+    try:
+        minutes = int(value)
+    except (TypeError, ValueError):
+        minutes = DEFAULT_HEARING_MINUTES
+    return dt.timedelta(minutes=minutes if 0 < minutes <= 24 * 60 else DEFAULT_HEARING_MINUTES)
+
+
+def place_key(place) -> str:
+    """A place as compared for booking: case, spacing and a final full stop do not make another room."""
+    return " ".join(str(place or "").split()).casefold().rstrip(".")
+
+
+def parse_moment(value) -> dt.datetime | None:
+    """A recorded date and time (stored as ISO text), or None when it is not one with its offset."""
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo is not None else None
+    try:
+        parsed = dt.datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else None
+
+
+@dataclass(frozen=True)
+class Booking:
+    """A hearing already scheduled in a place: the case, the event, when and where."""
+
+    case_number: str
+    event: str
+    start: dt.datetime
+    place: str
+
+
+def bookings(j, place: str, start: dt.datetime, end: dt.datetime, *, day: dt.date, but=None) -> list[Booking]:
+    """The hearings currently scheduled on the city's open cases at `place` that overlap [start, end), each as
+    its latest scheduling (corrections applied) records it; `but` = (case pk, event) leaves out that hearing
+    itself (rescheduling a case's hearing is not a clash with itself). Reads only this city's scheduling acts of
+    open cases recorded in BOOKED_WITHIN before the hearing."""
+    steps = {s.step_id: s for s in scheduled_inputs(j, day)}
+    wanted = place_key(place)
+    if not steps or not wanted:
+        return []
+    events = list(
+        Event.objects.filter(
+            jurisdiction=j.id,
+            kind=Event.Kind.STEP,
+            act__in=list(steps),
+            case__status=Case.Status.OPEN,
+            at__gte=start - BOOKED_WITHIN,
+        )
+        .select_related("case")
+        .order_by("-seq")
+    )
+    corrections = Event.corrected_dates(
+        Event.objects.filter(kind=Event.Kind.CORRECTION, corrects__in=[e.pk for e in events]).order_by("seq")
+    )
+    length = hearing_length(j)
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for e in events:  # newest first: a case's first is its current schedule
+        s = steps[e.act]
+        key = (e.case_id, s.event)
+        if key in seen:
+            continue
+        seen.add(key)
+        if but is not None and key == but:
+            continue
+        recorded = {**(e.data.get("events") or {}), **corrections.get(e.pk, {})}
+        other = parse_moment(recorded.get(s.event))
+        where = str((e.data.get("inputs") or {}).get("place") or "")
+        if other is None or place_key(where) != wanted:
+            continue
+        if other < end and start < other + length:
+            out.append(Booking(e.case.number, s.event, other, where))
+    out.sort(key=lambda b: b.start)
+    return out
+
+
+def check_room(j, case: Case, step_id: str, cleaned, at: dt.datetime) -> tuple[str, str] | None:
+    """Whether the step schedules a hearing in a room already booked then: (the input's id, the refusal in
+    words naming the other case and its time), or None. The act refuses it (dogcase.cases.acts.take_step)."""
+    day = timezone.localtime(at).date()
+    for s in scheduled_inputs(j, day):
+        if s.step_id != step_id:
+            continue
+        start = parse_moment(cleaned.get(s.input_id))
+        place = str(cleaned.get("place") or "").strip()
+        if start is None or not place:
+            continue
+        length = hearing_length(j)
+        found = bookings(j, place, start, start + length, day=day, but=(case.pk, s.event))
+        if found:
+            b = found[0]
+            when = timezone.localtime(b.start)
+            minutes = int(length.total_seconds() // 60)
+            lasts = "one hour" if minutes == 60 else f"{minutes} minutes"
+            return (
+                s.input_id,
+                f"{b.place} is already booked for the hearing of case {b.case_number} on "
+                f"{when:%A %-d %B %Y at %H:%M} (a hearing holds its room for {lasts}): choose another time "
+                "or place",
+            )
+    return None

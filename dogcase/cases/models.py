@@ -700,3 +700,7 @@ def scheduled_hearings(
 def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None) -> ScheduledHearing | None:
     """The hearing on the case as last scheduled (the appeal hearing unless another scheduled event is named)."""
     return scheduled_hearings(case, j).get(event_name)
+
+
+# The rabies observation's record lives in its own module; imported here so that it is registered with the app.
+from dogcase.cases.observations import RabiesObservation  # noqa: E402, F401

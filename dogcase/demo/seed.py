@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from dogcase.cases import acts
 from dogcase.cases.models import Case, Incident
+from dogcase.cases.observations import RabiesObservation
 from dogcase.documents.models import CityOffice
 from dogcase.law import library
 
@@ -125,7 +126,30 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
         at=start,
     )
     case = acts.open_case(incident=incident, dog=dog, actor=officer, at=start)
+    observe(incident, dog, users, inc["days"])
     return play_steps(case, story.steps, users)
+
+
+def observe(incident: Incident, dog, users: dict[str, Any], days_ago: int) -> None:
+    """The rabies observation a bite to a person started (the city's procedure): where the dog is held and its
+    veterinarian recorded the afternoon of the bite; an observation whose last day has passed ended healthy on it,
+    the others still under way."""
+    obs = RabiesObservation.objects.filter(incident=incident, dog=dog).first()
+    if obs is None or days_ago < 1:
+        return
+    keeper = next(u for u in (users["officer"], users["police"]) if acts.may_keep_observation(u, obs))
+    values = {
+        "held_at": "owner_home",
+        "held_place": str(dog.premises or ""),
+        "veterinarian": "Dr. Karin Aune (demo veterinarian)",
+        "veterinarian_contact": "218-555-0177",
+        "vaccination": "current",
+    }
+    acts.record_observation(obs, actor=keeper, values=values, at=dates.local(days_ago, 14))
+    end = days_ago - obs.period_days
+    if end >= 1:
+        outcome = {"outcome": "healthy", "outcome_on": dates.d(end), "outcome_note": "Examined: healthy."}
+        acts.record_observation(obs, actor=keeper, values=outcome, at=dates.local(end, 16))
 
 
 def play_steps(case: Case, steps, users: dict[str, Any], *, issue_documents: bool = True) -> Case:

@@ -148,8 +148,11 @@ def take_step(
     uploads: Mapping[str, Any] | None = None,
     idempotency_key: str | None = None,
     at: dt.datetime | None = None,
+    departure_reason: str = "",
 ) -> IssueResult:
-    """Take a step and issue the documents it issues, in one transaction (see the module's docstring)."""
+    """Take a step and issue the documents it issues, in one transaction (see the module's docstring).
+    `departure_reason`: why a designation the recorded facts do not support is declared (required then:
+    dogcase.cases.acts.declarations)."""
     at = at or case_acts.now()
     require_city(actor, case.jurisdiction)
     _refuse_contents(case, step_id, inputs, at)
@@ -223,6 +226,7 @@ def take_step(
             idempotency_key=idempotency_key,
             at=at,
             issuing=_ISSUING,
+            departure_reason=departure_reason,
         )
         issued = [
             _issue(result.case, d, actor=actor, at=at, step_id=step_id, step_event=result.event)

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.hearings import ScheduledInput, parse_moment, scheduled_inputs
 from dogcase.cases.models import Case, Event, Obligation, staff_member
 from dogcase.documents.ical import CalendarItem, calendar_text
 from dogcase.law import library
@@ -34,35 +35,8 @@ COUNCIL_ROLE = "council_clerk"  # the product role that records the council's ac
 OPEN = ("open", "overdue", "not_yet", "available")
 
 
-@dataclass(frozen=True)
-class ScheduledInput:
-    step_id: str
-    event: str  # the event the input records (its first)
-    label: str  # the input's label, e.g. "Date and time of the hearing"
-
-
-def scheduled_inputs(j, day: dt.date) -> list[ScheduledInput]:
-    """The step inputs of a jurisdiction that record a scheduled date and time (kind datetime, when future)."""
-    out = []
-    for step in j.procedure(day):
-        for item in step.inputs:
-            if item.kind == "datetime" and item.when == "future" and item.records:
-                out.append(ScheduledInput(step.id, item.records[0], item.label))
-    return out
-
-
 def _case_url(number: str, base_url: str) -> str:
     return f"{base_url}{reverse('staff:case', args=[number])}" if base_url else ""
-
-
-def _parse(value) -> dt.datetime | None:
-    if isinstance(value, dt.datetime):
-        return value
-    try:
-        parsed = dt.datetime.fromisoformat(str(value))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo is not None else None
 
 
 @dataclass(frozen=True)
@@ -75,10 +49,19 @@ class Scheduled:
     inputs: dict
     text_inputs: tuple[tuple[str, str], ...]  # (label, value) of the step's text inputs, e.g. the place
     sequence: int  # how many times it was rescheduled or corrected (iCalendar SEQUENCE)
+    officer: str = ""  # the person designated to hold it (the step's staff_member input), by name
 
 
-def scheduled_dates(cities: Iterable[str], *, now: dt.datetime, case: Case | None = None) -> list[Scheduled]:
-    """The scheduled dates (hearings) of the given cities' cases, or of one case, within the window."""
+def scheduled_dates(
+    cities: Iterable[str],
+    *,
+    now: dt.datetime,
+    case: Case | None = None,
+    window: tuple[dt.datetime, dt.datetime] | None = None,
+) -> list[Scheduled]:
+    """The scheduled dates (hearings) of the given cities' cases, or of one case, within the window: PAST
+    before `now` to AHEAD after it, or `window` = [start, end) (the calendar page's month or week: only the acts
+    recorded in RECORDED_WITHIN before its start are read)."""
     today = timezone.localdate(now)
     by_step: dict[str, dict[str, ScheduledInput]] = {}
     for city in cities:
@@ -95,6 +78,8 @@ def scheduled_dates(cities: Iterable[str], *, now: dt.datetime, case: Case | Non
     events = Event.objects.filter(wanted, kind=Event.Kind.STEP)
     if case is not None:
         events = events.filter(case=case)
+    elif window is not None:
+        events = events.filter(at__gte=window[0] - RECORDED_WITHIN)
     else:
         events = events.filter(at__gte=now - RECORDED_WITHIN)
     events = list(events.select_related("case", "case__dog").order_by("-seq")[:LIMIT])
@@ -104,14 +89,16 @@ def scheduled_dates(cities: Iterable[str], *, now: dt.datetime, case: Case | Non
     found: dict[tuple[int, str], list] = {}
     for e in events:  # newest first: the first of a case's event is its current schedule
         s = by_step[e.jurisdiction][e.act]
-        value = _parse({**(e.data.get("events") or {}), **corrections.get(e.pk, {})}.get(s.event))
+        value = parse_moment({**(e.data.get("events") or {}), **corrections.get(e.pk, {})}.get(s.event))
         if value is None:
             continue
         found.setdefault((e.case_id, s.event), []).append((e, s, value))
     out = []
     for versions in found.values():
         e, s, start = versions[0]
-        if case is None and not (now - PAST <= start <= now + AHEAD):
+        if window is not None and not (window[0] <= start < window[1]):
+            continue
+        if case is None and window is None and not (now - PAST <= start <= now + AHEAD):
             continue
         j = library().get(e.jurisdiction)
         step = next((st for st in j.procedure(today) if st.id == e.act), None)
@@ -125,7 +112,15 @@ def scheduled_dates(cities: Iterable[str], *, now: dt.datetime, case: Case | Non
             if item.kind in ("text", "staff_member") and inputs.get(item.id)
         )
         sequence = len(versions) - 1 + (1 if corrections.get(e.pk) else 0)
-        out.append(Scheduled(e, s, start, inputs, texts, sequence))
+        officer = next(
+            (
+                staff_member(inputs[item.id])[1]
+                for item in (step.inputs if step is not None else ())
+                if item.kind == "staff_member" and inputs.get(item.id)
+            ),
+            "",
+        )
+        out.append(Scheduled(e, s, start, inputs, texts, sequence, officer))
     out.sort(key=lambda x: x.start)
     return out
 
@@ -161,23 +156,27 @@ def hearing_items(cities: Iterable[str], *, now: dt.datetime, base_url: str = ""
     return items
 
 
-def council_items(cities: Iterable[str], *, now: dt.datetime, base_url: str = "") -> list[CalendarItem]:
-    """The open obligations of the cities' cases that the council meets, each on its due date."""
-    today = timezone.localdate(now)
-    rows = (
+def council_due(cities: Iterable[str], *, first: dt.date, last: dt.date) -> list[Obligation]:
+    """The open obligations of the cities' open cases that the council meets, due from `first` to `last`."""
+    return list(
         Obligation.objects.filter(
             jurisdiction__in=list(cities),
             status__in=OPEN,
             staff_roles__contains=f",{COUNCIL_ROLE},",
-            due_date__gte=today - PAST,
-            due_date__lte=today + AHEAD,
+            due_date__gte=first,
+            due_date__lte=last,
             case__status=Case.Status.OPEN,
         )
         .select_related("case", "case__dog")
         .order_by("due_date", "id")[:LIMIT]
     )
+
+
+def council_items(cities: Iterable[str], *, now: dt.datetime, base_url: str = "") -> list[CalendarItem]:
+    """The open obligations of the cities' cases that the council meets, each on its due date."""
+    today = timezone.localdate(now)
     items = []
-    for ob in rows:
+    for ob in council_due(cities, first=today - PAST, last=today + AHEAD):
         what = ob.what[:1].upper() + ob.what[1:]
         citation = "; ".join(dict.fromkeys(c.get("citation", "") for c in ob.citations if c.get("citation")))
         kind = {"not_before": "not before", "window": "open until"}.get(ob.kind, "due by")

@@ -128,6 +128,9 @@ def nothing_started(j, rule: ServiceRule | None) -> str:
             f"Telephoning is in addition to service, never service itself: it starts no time "
             f"({rule.notice_citations})."
         )
+    if not rule.named and not rule.named_methods:
+        # the law names no way of serving this document (a notice of hearing): nothing counts from its sending
+        return "This sending is recorded; no time is counted from it."
     if not rule.named:
         return (
             f"The law does not name this way of serving the notice: it is recorded, and starts no time. The "

@@ -86,6 +86,10 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
         for method in self.service_methods.values():
             self.service_method_forms[method.id] = method.form_of
         self.settings = {s.id: s for layer in self.layers for s in layer.settings.values()}
+        # the city's rabies observation (law/observation.py): the city's own, else the state pack's, else none
+        self.rabies_observation = next(
+            (layer.rabies_observation for layer in reversed(self.layers) if layer.rabies_observation), None
+        )
         self._defects_by_provision: dict[str, list[Defect]] = {}
         for defect in self.defects:
             for key in defect.provisions:

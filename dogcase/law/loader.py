@@ -26,6 +26,7 @@ from .model import (
     Setting,
     Withdrawal,
 )
+from .observation import parse_observation
 from .packschema import EFFECTS, PACK, VocabularyRef
 from .procedure import parse_procedure
 from .schema import Where
@@ -353,8 +354,16 @@ def read_pack(
             raw["documents"], top.at("documents", raw.line_of("documents")), pack_id, layer
         )
     offices, letterhead = parse_offices(jur)
+    rabies_observation = parse_observation(
+        raw.get("rabies_observation"),
+        pack_id=pack_id,
+        where=top.at("rabies_observation", raw.line_of("rabies_observation")),
+        roles={*roles, *(state.roles if state else ())},
+        defects=seen_defects,
+    )
 
     return Pack(
+        rabies_observation=rabies_observation,
         documents=documents,
         offices=MappingProxyType(offices),
         letterhead=letterhead,

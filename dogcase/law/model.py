@@ -247,6 +247,7 @@ class Pack:
     documents: tuple[Any, ...] = ()
     offices: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     letterhead: Any = None
+    rabies_observation: Any = None  # observation.ObservationRule: the city's procedure, not a provision
 
     def boundaries(self) -> set[dt.date]:
         days: set[dt.date] = set()

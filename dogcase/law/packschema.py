@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
@@ -269,7 +270,102 @@ STEP_INPUT = Record(
         "filing_date": BOOL,
     },
 )
-STEP = Record(
+# the input kinds whose value a step's `outcome:` may name (`{input}` in a sentence; `by:` where the choices
+# are written in the pack: an outcome's `choices`, a designation's step `for`, the service methods)
+OUTCOME_CHOICE_KINDS = ("outcome", "designation", "service_method", "seizure_ground")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+class OutcomeSpec(Spec):
+    """A step's `outcome:` (docs/law-packs.md, "What a step says happened"): one past-tense sentence, or
+    {by: INPUT, <choice>: sentence, ..., otherwise: sentence}. The choices and placeholders are checked
+    against the step's inputs by StepSpec."""
+
+    name = "a sentence, or a mapping {by: an input, <choice>: a sentence, otherwise: a sentence}"
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, str):
+            if not value.strip():
+                raise where.fail("an outcome sentence cannot be empty")
+            return
+        if not isinstance(value, dict):
+            raise where.fail(f"must be {self.name}")
+        if "by" not in value:
+            raise where.fail("an outcome with one sentence per choice names its input with by:")
+        ID.check(value["by"], where.at("by", _line(value, "by")))
+        if len(value) < 2:
+            raise where.fail("an outcome by choice needs a sentence for at least one choice")
+        for key, text in value.items():
+            if key == "by":
+                continue
+            if not isinstance(text, str) or not text.strip():
+                raise where.at(str(key), _line(value, key)).fail("must be a sentence (text)")
+
+
+def _line(value: Any, key: Any) -> int | None:
+    return value.line_of(key) if hasattr(value, "line_of") else None
+
+
+class StepSpec(Record):
+    """A procedure step: its keys, and its `outcome:` against its own inputs (a variant is a real choice of
+    the input `by` names, every choice has a sentence or there is an `otherwise`, and each `{input}` names an
+    input with choices)."""
+
+    def check(self, value: Any, where: Where) -> None:
+        super().check(value, where)
+        if "outcome" not in value:
+            return
+        raw = value["outcome"]
+        here = where.at("outcome", _line(value, "outcome"))
+        inputs = {i["id"]: i for i in value.get("inputs", ()) if isinstance(i, dict) and "id" in i}
+        texts = [raw] if isinstance(raw, str) else [t for k, t in raw.items() if k != "by"]
+        for text in texts:
+            for name in _PLACEHOLDER.findall(text):
+                found = inputs.get(name)
+                if found is None or found.get("kind") not in OUTCOME_CHOICE_KINDS:
+                    raise here.fail(
+                        f"{{{name}}} in an outcome sentence must name an input of the step with choices "
+                        f"(kinds {', '.join(OUTCOME_CHOICE_KINDS)}); the step's inputs: {', '.join(inputs) or 'none'}"
+                    )
+        if isinstance(raw, str):
+            return
+        by = raw["by"]
+        source = inputs.get(by)
+        if source is None:
+            raise here.at("by", _line(raw, "by")).fail(
+                f"the step has no input {by!r}; its inputs: {', '.join(inputs) or 'none'}"
+            )
+        kind = source.get("kind")
+        if kind == "outcome":
+            choices = tuple(source.get("choices") or ())
+        elif kind == "designation":
+            if "for" not in value:
+                raise here.at("by", _line(raw, "by")).fail(
+                    "an outcome by a designation input needs the step's for: (the designations it may declare)"
+                )
+            choices = tuple(value["for"])
+        elif kind == "service_method":
+            choices = SERVICE_METHOD.allowed()
+        else:
+            raise here.at("by", _line(raw, "by")).fail(
+                f"input {by!r} is a {kind} input: its choices are not written in the pack; name it in the "
+                f"sentence instead ({{{by}}})"
+            )
+        for key in raw:
+            if key not in ("by", "otherwise") and key not in choices:
+                raise here.at(str(key), _line(raw, key)).fail(
+                    f"{key!r} is not a choice of input {by!r}; its choices: {', '.join(choices)} "
+                    "(or otherwise: for the rest)"
+                )
+        missing = [c for c in choices if c not in raw]
+        if missing and "otherwise" not in raw and kind != "service_method":
+            raise here.fail(
+                f"no outcome sentence for {', '.join(repr(c) for c in missing)} of input {by!r}: write one "
+                "for each choice, or an otherwise:"
+            )
+
+
+STEP = StepSpec(
     required={"id": ID, "label": STR, "act": OneOf(*ACTS)},
     optional={
         "provisions": ListOf(PROVISION_REF, unique=True),
@@ -302,6 +398,8 @@ STEP = Record(
             )
         ),
         "in_force": IN_FORCE,
+        # what the step's event says happened (docs/law-packs.md): a sentence, or one per choice of an input
+        "outcome": OutcomeSpec(),
     },
 )
 PERIOD = Record(required={"amount": INT, "unit": OneOf(*UNITS)})
@@ -472,7 +570,14 @@ EFFECTS: dict[str, Spec] = {
     ),
     "cost": Record(
         required={"id": ID, "payer": STR, "what": STR},
-        optional={"cap_usd": NUM, "for": DESIGNATION_IDS},
+        optional={
+            "cap_usd": NUM,
+            "for": DESIGNATION_IDS,
+            # the cost in plain words for the owner, and the steps the owner files (a hearing request) on whose
+            # form the owner is told of it before filing, with the provision's citation and text
+            "owner_words": STR,
+            "before_filing": ListOf(ID, min_items=1, unique=True),
+        },
     ),
     "fee": Record(
         required={"id": ID, "what": STR, "set_by": OneOf("council_resolution", "authority")},
@@ -547,6 +652,20 @@ CALENDAR = Record(
     }
 )
 
+# The rabies observation a bite to a person starts (law/observation.py). No Minnesota text in the packs says
+# anything of it: `source` is always `city_procedure`, and `defect` names the pack's defect that says so.
+RABIES_OBSERVATION = Record(
+    required={
+        "source": OneOf("city_procedure"),
+        "period_days": INT,
+        "held_at": ListOf(Record(required={"id": ID, "label": STR}), min_items=1),
+        "examination": STR,
+        "roles": ListOf(ID, min_items=1, unique=True),
+        "defect": ID,
+    },
+    optional={"note": STR},
+)
+
 PACK = Record(
     required={
         "format": INT,
@@ -610,6 +729,9 @@ PACK = Record(
                 optional={"label": STR, "for": ID, "value": Optional(SCALAR), "allowed": ListOf(SCALAR)},
             )
         ),
+        # the city's rabies observation after a bite to a person: a city procedure setting, not a provision
+        # (docs/law-packs.md, "Rabies observation"); a pack without it inherits the state pack's, if any
+        "rabies_observation": RABIES_OBSERVATION,
         # the pack's own vocabulary (docs/law-packs.md, "What a pack may add")
         "facts": ListOf(FACT_ENTRY, min_items=1),
         "fact_values": ListOf(

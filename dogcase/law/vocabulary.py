@@ -154,6 +154,9 @@ INPUT_KINDS = (
     "date",
     "datetime",
     "text",
+    # a telephone number (the officer's, the place where a seized dog is held): short text held to a telephone
+    # rule (procedure/cleaning.py), shown as a telephone field
+    "telephone",
     "bool",
     "file",
     "designation",

@@ -79,6 +79,11 @@ def _file_refs(act: str, data: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]
         yield from files.values()
     if data.get("photo"):
         yield data["photo"]
+    record = (
+        (data.get("changes") or {}).get("vaccination_record") if act == "record_rabies_observation" else None
+    )
+    if isinstance(record, Mapping) and isinstance(record.get("new"), Mapping):
+        yield record["new"]  # a rabies observation's vaccination record (cases/acts/observation.py)
 
 
 def verify_files(problems: Problems) -> int:
@@ -86,7 +91,8 @@ def verify_files(problems: Problems) -> int:
     recorded: dict[int, tuple[str, int]] = {}
     photo_unrecorded: set[int] = set()  # dogs recorded before their event named the photo
     events = Event.objects.filter(
-        Q(act__in=("record_incident", "add_to_incident", "record_dog")) | Q(kind=Event.Kind.STEP)
+        Q(act__in=("record_incident", "add_to_incident", "record_dog", "record_rabies_observation"))
+        | Q(kind=Event.Kind.STEP)
     ).values_list("seq", "act", "data")
     for seq, act, data in events.iterator(chunk_size=2000):
         for ref in _file_refs(act, data):
@@ -309,8 +315,9 @@ def verify_cases(problems: Problems) -> int:
                     if name in after and after[name] != expected[name]:
                         expected[name] = after[name]
                         source[name] = e.seq
-                if e.data.get("label"):
-                    expected["stage"] = e.data["label"]
+                # what the act did (its outcome); an act recorded before outcomes were kept: its step's label
+                if e.data.get("stage") or e.data.get("label"):
+                    expected["stage"] = e.data.get("stage") or e.data["label"]
                     source["stage"] = e.seq
         _report(problems, record, {n: getattr(case, n) for n in CASE_FIELDS}, expected, source)
     return checked

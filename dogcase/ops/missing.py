@@ -39,6 +39,7 @@ from dogcase.cases.models import (
     case_state,
     jurisdiction_of,
 )
+from dogcase.cases.observations import RabiesObservation
 from dogcase.documents.models import IssuedDocument
 from dogcase.messaging.models import Message
 from dogcase.owners.models import CaseAccessCode
@@ -449,14 +450,19 @@ def verify_obligations(problems: Problems) -> int:
         except Exception as exc:  # noqa: BLE001 - a pack gone or changed: said, not fatal to the report
             problems.add(f"its obligations cannot be computed: {exc}", record=f"case {case.number}")
             continue
-        if computed:
+        # a rabies observation of the case's dog and incident has its row among the case's (the city's procedure)
+        observed = RabiesObservation.objects.filter(incident_id=case.incident_id, dog_id=case.dog_id).count()
+        if computed or observed:
+            gives = f"the law gives it {len(computed)}" + (
+                f" and its rabies observation {observed}" if observed else ""
+            )
             problems.add(
-                f"the case has no obligation rows, but the law gives it {len(computed)}: they were deleted, "
+                f"the case has no obligation rows, but {gives}: they were deleted, "
                 "or never computed (`dogcase sweep --full` rebuilds those of open cases)",
                 record=f"case {case.number}",
                 field="obligations",
                 stored=0,
-                expected=len(computed),
+                expected=len(computed) + observed,
             )
     return checked
 

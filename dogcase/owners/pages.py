@@ -11,10 +11,11 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from dogcase.cases import acts
+from dogcase.cases import acts, outcomes
 from dogcase.cases.hearings import scheduled_hearings
 from dogcase.cases.models import Case, Event, Person
 from dogcase.documents.next_steps import box_rows, date_words, next_steps
+from dogcase.documents.sources import city_office
 from dogcase.law import InputError
 
 # What an owner's filing is called on the owner's page, by the event the filing records (the fact
@@ -123,20 +124,71 @@ def documents(case: Case):
     return list(IssuedDocument.objects.filter(case=case, audience="owner").order_by("issued_at", "id"))
 
 
-def hearings(case: Case, j, language: str) -> list[dict[str, Any]]:
+def hearings(case: Case, j, language: str, person: Person | None = None) -> list[dict[str, Any]]:
+    """The case's hearings, soonest first: one still to come with its time and place; one held (a later act
+    recorded an event the law orders after it) as held, with what was decided after it."""
+    steps = [e for e in case.events.filter(kind=Event.Kind.STEP).order_by("seq")]
     out = []
     for h in sorted(scheduled_hearings(case, j).values(), key=lambda h: h.at):
-        out.append(
-            {
-                "label": h.label,
-                "when": date_words(h.at, language),
-                "place": h.place,
-                "citation": "; ".join(
-                    dict.fromkeys(p.get("citation", "") for p in _provisions_of(j, h.scheduled_by.act))
-                ),
-            }
-        )
+        after = [e for e in steps if e.seq > h.scheduled_by.seq]
+        held_by = next((e for e in after if _holds(j, h.event_name, e)), None)
+        row = {
+            "label": h.label,
+            "when": date_words(h.at, language),
+            "place": h.place,
+            "citation": "; ".join(
+                dict.fromkeys(p.get("citation", "") for p in _provisions_of(j, h.scheduled_by.act))
+            ),
+            "held": held_by is not None,
+            "outcomes": [],
+        }
+        if held_by is not None:
+            # what was done at and after the hearing, up to the next hearing scheduled: the hearing held, the
+            # decision, the recommendation, the Council's confirmation or rescission
+            for e in after[after.index(held_by) :]:
+                if e is not held_by and _schedules(h, e):
+                    break
+                if e is not held_by and not _decides(j, e):
+                    continue
+                row["outcomes"].append(
+                    outcomes.event_outcome(e, j, language=language, viewer=person, case=case)
+                )
+        out.append(row)
     return out
+
+
+def _holds(j, scheduled: str, e: Event) -> bool:
+    """Whether the act `e` recorded an event the law orders after the scheduled hearing (it was held)."""
+    later = {name for name, earlier in j.event_order.items() if any(x == scheduled for x, *_ in earlier)}
+    return bool(later & set((e.data or {}).get("events") or {}))
+
+
+def _schedules(h, e: Event) -> bool:
+    """Whether `e` is an act of the kind that scheduled the hearing (a later hearing's scheduling)."""
+    return e.act == h.scheduled_by.act
+
+
+def _decides(j, e: Event) -> bool:
+    """Whether the act `e` is a decision (its step has an outcome to choose: upheld, confirmed, rescinded)."""
+    step = outcomes.step_of(j, e.act, e.at)
+    return step is not None and any(i.kind == "outcome" for i in step.inputs)
+
+
+def where_it_stands(case: Case, person: Person, j, language: str = "en") -> dict[str, Any] | None:
+    """What the case's latest act did, with its date: "The City Council confirmed the designation on 3
+    December 2026." (None before any act)."""
+    return outcomes.latest_outcome(case, j, language=language, viewer=person)
+
+
+def contact(j) -> dict[str, str]:
+    """The city office an owner calls about the case, with its telephone and address: the letterhead the city
+    supplied (documents.CityOffice), else its law pack's, else the city's name."""
+    letterhead = {**city_office(j.id, "letterhead"), **{k: v for k, v in (j.letterhead or {}).items() if v}}
+    return {
+        "office": str(letterhead.get("name") or j.name),
+        "telephone": str(letterhead.get("telephone") or ""),
+        "address": str(letterhead.get("address") or ""),
+    }
 
 
 def _provisions_of(j, step_id: str):
@@ -147,10 +199,11 @@ def _provisions_of(j, step_id: str):
 
 
 def history(case: Case, person: Person, j, language: str = "en") -> list[dict[str, Any]]:
-    """The legal acts of the case, oldest first: what was done, when, by whom in the owner's terms (you, a
-    co-owner, the city), with the citation."""
+    """The legal acts of the case, oldest first, each as what it did with its date ("The City Council confirmed
+    the designation on 3 December 2026."), who did it in the owner's terms (you, another owner, the city) and
+    the citation."""
     rows = []
-    for e in case.events.filter(kind=Event.Kind.STEP).order_by("seq"):
+    for e, said in outcomes.case_outcomes(case, j, language=language, viewer=person):
         filed = (e.data or {}).get("filed_by") or {}
         if filed.get("person") == person.pk:
             who = _("you")
@@ -158,13 +211,13 @@ def history(case: Case, person: Person, j, language: str = "en") -> list[dict[st
             who = _("another owner")
         else:
             who = _("the city")
-        label = (e.data or {}).get("label") or e.act
-        day = (e.data or {}).get("law_date") or timezone.localtime(e.at).date().isoformat()
         rows.append(
             {
-                "what": label,
+                "what": said["text"],
+                "text": said["text"],
+                "lang": said["lang"],
                 "who": who,
-                "on": date_words(dt.date.fromisoformat(str(day)[:10]), language),
+                "on": said["on"],
                 "citation": e.citation,
             }
         )

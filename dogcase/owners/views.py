@@ -20,7 +20,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from dogcase.accounts.throttle import client_address
 from dogcase.cases import acts
 from dogcase.documents.next_steps import date_words
-from dogcase.documents.sources import city_office
 from dogcase.documents.views import pdf_response
 from dogcase.law import InputError, library
 from dogcase.owners import access, codes, pages, throttle
@@ -55,9 +54,8 @@ def _replaced_words(row) -> str:
     """What the owner of a code that staff replaced reads: when, and what to do (told only to someone who also
     gave the dog's name or the ZIP code: the code's own holder)."""
     j = library().get(row.case.jurisdiction)
-    letterhead = {**city_office(j.id, "letterhead"), **{k: v for k, v in (j.letterhead or {}).items() if v}}
-    office = str(letterhead.get("name") or j.name)
-    telephone = str(letterhead.get("telephone") or "")
+    found = pages.contact(j)
+    office, telephone = found["office"], found["telephone"]
     language = "es" if (translation.get_language() or "").startswith("es") else "en"
     when = date_words(timezone.localtime(row.revoked_at).date(), language)
     if telephone:
@@ -177,8 +175,10 @@ def case_page(request, case, person):
         "designation": pages.designation(case, j, language),
         "obligations": pages.obligations(case, now, language),
         "documents": pages.documents(case),
-        "hearings": pages.hearings(case, j, language),
+        "hearings": pages.hearings(case, j, language, person),
         "history": pages.history(case, person, j, language),
+        "stands": pages.where_it_stands(case, person, j, language),
+        "contact": pages.contact(j),
         "owner_steps": pages.owner_steps(case, person, j, now, language),
         "today": date_words(timezone.localdate(), language),
         "filed": request.GET.get("filed") == "1",
@@ -270,7 +270,8 @@ def file_step(request, case, person, step_id: str):
             errors["general"] = _("The form was incomplete; send it again.")
             status = 400
         except acts.InvalidInput as exc:
-            field = exc.field if exc.field in values else "general"
+            named = str(exc.field).rsplit(".", 1)[-1]  # the engine names "inputs.<id>"
+            field = named if named in values else "general"
             errors[field] = f"{_(exc.rule[:1].upper() + exc.rule[1:])}"
             status = 400
         except acts.StaleCase as exc:
@@ -308,6 +309,7 @@ def file_step(request, case, person, step_id: str):
             "required": bool(i.required),
             "value": values.get(i.id, ""),
             "error": errors.get(i.id, ""),
+            "max_length": f"{i.text_limit:,}" if i.kind == "text" else "",
         }
         for i in form_inputs(step)
     ]
@@ -327,5 +329,28 @@ def file_step(request, case, person, step_id: str):
         "filed_with": pages.filed_with(j, step, case.designation),
         "today": date_words(timezone.localdate(), language),
         "open": step_id in offered or request.method == "POST",
+        "costs": costs_before_filing(j, step, case.designation, timezone.localdate()),
     }
     return render(request, "owners/file_step.html", context, status=status)
+
+
+def costs_before_filing(j, step, designation: str | None, day) -> list[dict[str, str]]:
+    """The costs the law may put on the owner for what the step starts (the hearing's expenses), told before
+    the owner files it: the pack's plain words, the provision's citation and its text as quoted. Only where the
+    pack's law says so (a cost whose `before_filing` names the step); nothing is said otherwise."""
+    out = []
+    for v in j.versions_on(day):
+        effect = v.effect or {}
+        if v.effect_kind != "cost" or step.id not in (effect.get("before_filing") or ()):
+            continue
+        scope = effect.get("for")
+        if designation and scope and designation not in scope:
+            continue
+        out.append(
+            {
+                "words": _(str(effect.get("owner_words") or "")) if effect.get("owner_words") else "",
+                "citation": v.citation,
+                "text": v.text if v.quoted else "",
+            }
+        )
+    return out

@@ -104,3 +104,32 @@ class ProofFile(models.Model):
 
     def __str__(self) -> str:
         return self.original_name
+
+    @property
+    def shown_name(self) -> str:
+        """The name the file was uploaded with, as pages show it: without a folder, control characters or
+        runs of spaces, at most 80 characters (the middle cut, the extension kept); a file sent without a
+        name is called by its kind."""
+        return shown_file_name(self.original_name, self.content_type)
+
+
+SHOWN_NAME_MAX = 80
+
+
+def shown_file_name(name: str, content_type: str = "") -> str:
+    text = str(name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    text = "".join(
+        ch
+        for ch in text
+        if ch.isprintable()
+        and ch not in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    )
+    text = " ".join(text.split()).strip(" .")
+    if not text:
+        return "PDF" if content_type == "application/pdf" else "Photo"
+    if len(text) > SHOWN_NAME_MAX:
+        stem, dot, ext = text.rpartition(".")
+        ext = f".{ext}" if dot and len(ext) <= 5 else ""
+        keep = SHOWN_NAME_MAX - len(ext) - 1
+        text = f"{(stem if ext else text)[:keep]}…{ext}"
+    return text

@@ -140,6 +140,39 @@ def download(request, pk: int, file_pk: int):
     return stored_response(stored.path, content_type=stored.content_type, filename=stored.original_name)
 
 
+PAPER_FILE_MISSING = "Attach a scan or photo of the paper the owner brought or mailed."
+# what the paper of a kind of proof that has no file of its own is
+PAPER_WHAT = {"microchip": "the record of the microchip (its number and manufacturer), as the owner gave it"}
+
+
+def paper_specs(cond) -> list[tuple]:
+    """The fields of a proof received on paper: the kind's own fields, then always a file field for the scan
+    or photo of the paper, saying what to attach (the kind's own words where it has them), then the note."""
+    own = FIELDS.get(cond.kind, FIELDS["document"])
+    fields = [spec for spec in own if spec[0] != "files"]
+    what = next((str(spec[1]) for spec in own if spec[0] == "files"), "")
+    what = what.replace(" (optional)", "")
+    what = what or PAPER_WHAT.get(cond.kind, "the paper the owner brought or mailed")
+    label = (
+        str(what)  # the photos themselves
+        if cond.kind == "photos"
+        else f"A scan or photo of the paper: {what[:1].lower() + what[1:]}"
+    )
+    help_text = "PDF or photo (JPEG, PNG, GIF, WebP), up to 5 files. Required: the scan is what is reviewed."
+    return [*fields, ("files", label, "files", help_text), STAFF_NOTE]
+
+
+def _other_problems(cond, values) -> dict[str, str]:
+    """The problems of the typed fields, said with the missing scan at once (nothing is recorded)."""
+    from django.utils import timezone
+
+    try:
+        services.clean(cond, values, [], timezone.localdate())
+    except services.ProofInvalid as exc:
+        return {k: v for k, v in exc.errors.items() if k != "files"}
+    return {}
+
+
 @staff_required
 @require_http_methods(["GET", "POST"])
 def record(request, number: str, condition: str):
@@ -151,16 +184,17 @@ def record(request, number: str, condition: str):
     cond = law.condition(case, condition)
     if cond is None:
         raise Http404("The law asks for no such proof in this case.")
-    specs = [*FIELDS.get(cond.kind, FIELDS["document"]), STAFF_NOTE]
+    specs = paper_specs(cond)
     values: dict[str, str] = {}
     errors: dict[str, str] = {}
     status = 200
     if request.method == "POST":
         values = posted_values(request, specs)
+        uploads = request.FILES.getlist("files")
         try:
-            proof = services.submit(
-                case, cond.id, data=values, uploads=request.FILES.getlist("files"), actor=request.user
-            )
+            if not uploads:  # the paper is the proof: its scan is what is reviewed, as the owner's file is
+                raise services.ProofInvalid({**_other_problems(cond, values), "files": PAPER_FILE_MISSING})
+            proof = services.submit(case, cond.id, data=values, uploads=uploads, actor=request.user)
         except services.ProofInvalid as exc:
             errors, status = exc.errors, 400
         else:

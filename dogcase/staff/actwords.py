@@ -10,95 +10,16 @@ from typing import Any
 
 from django.utils import timezone
 
-# The verbs a step's label begins with, in the past tense where adding -ed or -d is wrong.
-IRREGULAR_PAST = {
-    "hold": "Held",
-    "give": "Gave",
-    "send": "Sent",
-    "set": "Set",
-    "put": "Put",
-    "transfer": "Transferred",
-    "submit": "Submitted",
-    "stop": "Stopped",
-    "mail": "Mailed",
-    "make": "Made",
-    "pay": "Paid",
-    "take": "Took",
-    "write": "Wrote",
-    "keep": "Kept",
-    "tell": "Told",
-    "find": "Found",
-}
-# a label not beginning with one of these is said as "Recorded: <label>"
-VERBS = frozenset(
-    {
-        "declare",
-        "classify",
-        "serve",
-        "post",
-        "receive",
-        "schedule",
-        "hold",
-        "issue",
-        "record",
-        "recommend",
-        "confirm",
-        "seize",
-        "release",
-        "dispose",
-        "destroy",
-        "review",
-        "order",
-        "impound",
-        "notify",
-        "transfer",
-        "decide",
-        "close",
-        "register",
-        "inspect",
-        "implant",
-        "sterilize",
-        "set",
-        "give",
-        "send",
-        "mail",
-        "accept",
-        "grant",
-        "deny",
-        "enter",
-        "return",
-        *IRREGULAR_PAST,
-    }
-)
+from dogcase.law.procedure import past_tense
 
 # The inputs that name who was served: they start as the owner (or owners) on record.
 SERVED_INPUTS = ("served_owner", "served_on_owner", "person_served", "served_person")
 
 
-def past_tense(label: str) -> str:
-    """ "Serve the notice on the owner" -> "Served the notice on the owner"; a label that does not begin with
-    a known verb comes back as "Recorded: <label>"."""
-    label = " ".join(str(label).split())
-    if not label:
-        return "Recorded"
-    first, _, rest = label.partition(" ")
-    verb = first.lower()
-    if verb not in VERBS:
-        return f"Recorded: {label}"
-    if verb in IRREGULAR_PAST:
-        done = IRREGULAR_PAST[verb]
-    elif verb.endswith("e"):
-        done = verb + "d"
-    elif verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        done = verb[:-1] + "ied"
-    else:
-        done = verb + "ed"
-    done = done[:1].upper() + done[1:]
-    return f"{done} {rest}".strip()
-
-
 def stage_words(stage: str) -> str:
-    """Where a case stands, from its last step's label, as a clerk says it: "Case opened" -> "Incident
+    """Where a case stands, from what its last step did, as a clerk says it. A case's stage is the outcome of
+    its latest act ("The City Council confirmed the designation", `dogcase.cases.outcomes`); a case recorded
+    before outcomes were kept has its last step's label, said in the past tense: "Case opened" -> "Incident
     recorded, not yet decided"; "Issue the hearing officer's decision" -> "Issued the hearing officer's
     decision"."""
     if not stage or stage == "Case opened":

@@ -20,6 +20,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 
 from dogcase.cases.access import cities_of, staff_roles, staff_roles_for_pack_roles
+from dogcase.cases.acts.waiting import ACT_PREFIX
 from dogcase.cases.guards import in_cities
 from dogcase.cases.models import (
     Case,
@@ -33,6 +34,7 @@ from dogcase.cases.models import (
     Task,
     Victim,
 )
+from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.staff import search_index
 
 # Staff who oversee everything of their cities see every item on the dashboard, not only those their role
@@ -51,6 +53,7 @@ def role_filter(user) -> Q | None:
 
 DASHBOARD_PAGE = 10  # rows of each dashboard list shown at once, most urgent first
 DASHBOARD_TASKS = 5  # open tasks shown on the dashboard (each repeats a deadline listed above it)
+OVERSEER_PAGE = 5  # rows of each (folded) list on the dashboard of those who oversee everything
 
 OFFICERS = frozenset({"animal_control_officer", "police_officer"})
 
@@ -115,14 +118,8 @@ WORK_LISTS: tuple[WorkList, ...] = (
         who="city",
         acts=frozenset({"serve_notice"}),
     ),
-    WorkList(
-        "proof",
-        "Proof to review",
-        "No owner owes proof.",
-        frozenset({"city_clerk"}),
-        who="owner",
-        acts=frozenset({"receive_proof", "receive_security", "issue_certificate"}),
-    ),
+    # (the proof to review is one queue, the proof owners sent: dogcase.proofs's section of the dashboard; an
+    # owner's time to give proof is among the role's other deadlines)
     WorkList(
         "hearings",
         "Hearings to hold",
@@ -217,12 +214,16 @@ def _city_law(city: str, today: dt.date) -> _CityLaw | None:
     for step in j.procedure(today):
         for deadline in step.satisfies:
             met_by.setdefault(deadline, set()).add(step.act)
+        # the row of an act waiting on staff (cases/acts/waiting.py) is met by its own step
+        met_by.setdefault(ACT_PREFIX + step.id, set()).add(step.act)
         if step.opens_case and not label:
             label = step.label
     by_role: dict[str, set[str]] = {}
     for step in j.every_version_of_steps():
-        for role in staff_roles_for_pack_roles(city, step.roles):
+        pack_roles = set(step.roles).union(*step.roles_by_designation.values())
+        for role in staff_roles_for_pack_roles(city, pack_roles):
             by_role.setdefault(role, set()).update(step.satisfies)
+            by_role[role].add(ACT_PREFIX + step.id)
     authorizes: dict[str, set[str]] = {}
     for version in j.all_versions():
         if version.effect_kind == "seizure_trigger" and version.effect.get("after"):
@@ -276,8 +277,11 @@ def _role_deadlines(law: _CityLaw, roles) -> set[str]:
 
 def _roles_where(cities, roles, today: dt.date) -> Q:
     """Obligations of the cities that one of `roles` can meet: the deadline ids the law lets those roles meet
-    (which the index finds), then the exact test of the row's roles."""
-    return _deadlines_where(cities, today, lambda law: _role_deadlines(law, roles)) & _of_roles(roles)
+    (which the index finds), then the exact test of the row's roles. A rabies observation's row (no law
+    computes it: the city's procedure) is the roles' that keep observations (cases/acts/observation.py)."""
+    observed = Q(jurisdiction__in=sorted(cities), deadline_id__startswith=OBSERVATION_DEADLINE)
+    by_law = _deadlines_where(cities, today, lambda law: _role_deadlines(law, roles))
+    return (by_law | observed) & _of_roles(roles)
 
 
 def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime) -> Q:
@@ -302,6 +306,17 @@ def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime)
             cities, today, lambda law: [d for d, a in law.authorizes.items() if a & work.authorizes]
         )
         q |= authorized & _overdue(today, now)
+        if roles:
+            # an act of that authority waiting on one of the list's roles (cases/acts/waiting.py)
+            waiting = _deadlines_where(
+                cities,
+                today,
+                lambda law: (
+                    {d for d, a in law.met_by.items() if d.startswith(ACT_PREFIX) and a & work.authorizes}
+                    & _role_deadlines(law, roles)
+                ),
+            )
+            q |= waiting & _of_roles(roles)
     return q
 
 
@@ -358,7 +373,9 @@ def _open_tasks(user) -> QuerySet[Task]:
 _ORDER = {"tasks": ("created_at", "id"), "decide": ("opened_at", "id")}
 _RELATED = {"tasks": ("case", "case__dog"), "decide": ("dog", "incident")}
 _MODEL = {"tasks": Task, "decide": Case}  # the others are lists of obligations
-DUE_ORDER = ("due_date", "due_at", "id")
+# An act waiting with no time set by law (no due date) comes after the dated ones on both databases (PostgreSQL's
+# own order for ascending NULLs, so its index still serves the sort).
+DUE_ORDER = (F("due_date").asc(nulls_last=True), F("due_at").asc(nulls_last=True), "id")
 
 
 def _section_rows(

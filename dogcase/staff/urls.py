@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dogcase.staff.views import cases, dashboard, edits, incidents, records
+from dogcase.staff.views import calendar, cases, dashboard, edits, incidents, mail, observations, records
 
 app_name = "staff"
 
@@ -28,5 +28,10 @@ urlpatterns = [
     path("incidents/<str:number>", records.incident_detail, name="incident"),
     path("incidents/<str:number>/add", edits.add_to_incident, name="incident_add"),
     path("files/<int:pk>", cases.download, name="file"),
+    path("observations/", observations.observation_list, name="observations"),
+    path("observations/<int:pk>", observations.observation_detail, name="observation"),
     path("tasks/<int:pk>/done", cases.task_done, name="task_done"),
+    path("calendar/", calendar.hearing_calendar, name="calendar"),
+    path("mail/today", mail.mail_today, name="mail_today"),
+    path("mail/today.pdf", mail.mail_today_pdf, name="mail_today_pdf"),
 ]

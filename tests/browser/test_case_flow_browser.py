@@ -113,7 +113,10 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
     page.locator("label.choice", has_text=re.compile(r"^\s*hearing\s*$", re.I)).locator("input").check()
     page.locator("form.act-form button[type=submit]").click()
     page.wait_for_url(re.compile(rf".*/cases/{number}#timeline"))
-    assert "Schedule the hearing and mail the notice of hearing" in page.locator("#timeline").inner_text()
+    assert (
+        "The city scheduled the appeal hearing and mailed the notice of hearing"
+        in page.locator("#timeline").inner_text()
+    )
     log_out(page, "clerk")
 
     # The hearing officer holds the hearing and decides.

@@ -282,6 +282,23 @@ def _spanish_cover(docs, stories_of) -> dict[str, list]:
     return out
 
 
+def _in_another_room(story):
+    """The story played again for another owner, its hearings in another room: the same room at the same time
+    as the first playing's hearing is refused as double-booked (issue 20, item 8)."""
+    steps = [
+        (
+            step,
+            who,
+            day,
+            {**inputs, "place": f"{inputs['place']} (hearing room 2)"}
+            if "place" in inputs and step.startswith("schedule")
+            else inputs,
+        )
+        for step, who, day, inputs in story.steps
+    ]
+    return dataclasses.replace(story, steps=steps, owner_language="es")
+
+
 def _state_story():
     """Tracy's story of the state's law (a dangerous dog, its hearing, a notice of intended destruction)."""
     from dogcase.demo.tracy_stories import tracy
@@ -351,8 +368,8 @@ def render_everything(media: Path) -> tuple[list[Rendered], dict]:
         )
         for city, stories in _spanish_cover(demo_docs, stories_of).items():
             for story in stories:
-                play(city, dataclasses.replace(story, owner_language="es"), users)
-        play(LAKEVIEW, dataclasses.replace(_state_story(), owner_language="es"), users)
+                play(city, _in_another_room(story), users)
+        play(LAKEVIEW, _in_another_room(_state_story()), users)
         collect("Spanish")
         timings["Spanish"] = time.monotonic() - started
 

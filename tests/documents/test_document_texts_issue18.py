@@ -508,7 +508,9 @@ def test_an_input_a_document_cannot_be_issued_without_is_not_labelled_optional(m
     html = client.get(f"/cases/{c.case.number}/act/issue_certificate").content.decode()
     label = re.search(r'<label for="in-number">(.*?)</label>', html, flags=re.S)
     assert label and "(optional)" not in label.group(1)
-    assert re.search(r'<textarea id="in-number"[^>]* required', html)
+    assert re.search(
+        r'<input type="text" id="in-number"[^>]* required', html
+    )  # a number: one line (issue 20)
 
 
 # --------------------------------------------------------------- Law 5: the office the law names, never a staff role

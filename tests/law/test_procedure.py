@@ -486,7 +486,7 @@ def _declared(j, designation: str = "dangerous") -> CaseState:
         (
             {"served_on": "2024-05-03", "method": "personal", "contents": "all", "served_owner": "A" * 5001},
             "inputs.served_owner",
-            "At most 5,000 characters (you wrote 5,001)",
+            "At most 200 characters (you wrote 5,001)",
         ),
         (
             {"served_on": "2024-05-03", "method": "pigeon", "served_owner": "A"},

@@ -8,6 +8,26 @@ import pytest
 SUBD_12_TEXT = "guilty of a misdemeanor"
 
 
+def provision_page(client, pack, key, on="2026-11-30"):
+    """The page holding a provision's full text, reached by its line in the pack's contents (issue 20, item 6:
+    the contents link every provision to the page of its part)."""
+    contents = client.get(f"/law/{pack}/?on={on}").content.decode()
+    line = re.search(rf'<li id="p-{re.escape(key)}"><a href="([^"#]+)#p-{re.escape(key)}">', contents)
+    assert line, key
+    response = client.get(html.unescape(line.group(1)))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def whole_law(client, pack, on="2026-11-30"):
+    """The contents page and every page of the pack it links (its parts, problems, conflicts), joined."""
+    contents = client.get(f"/law/{pack}/?on={on}").content.decode()
+    urls = dict.fromkeys(
+        html.unescape(u) for u in re.findall(rf'href="(/law/{re.escape(pack)}/[a-z0-9-]+/[^"#]*)', contents)
+    )
+    return contents + "".join(client.get(u).content.decode() for u in urls)
+
+
 def test_list_page_links_every_jurisdiction_and_says_what_it_is_layered_over(client):
     response = client.get("/law/")
 
@@ -27,11 +47,14 @@ def test_show_page_quotes_a_known_provision_with_its_citation_and_anchor(client)
     assert "Law in force on <strong>Monday 30 November 2026</strong>" in page
     assert 'id="p-tracy-mn:5.F"' in page
     assert "Tracy City Code § 8.31, Subd 5.F" in page
-    assert "public liability insurance of at least Fifty Thousand" in page
+    # the text itself is on the page of its part, under the same anchor
+    assert "public liability insurance of at least Fifty Thousand" not in page
+    part = provision_page(client, "tracy-mn", "tracy-mn:5.F")
+    assert "public liability insurance of at least Fifty Thousand" in article(part, "p-tracy-mn:5.F")
 
 
 def test_show_page_says_what_a_deadline_provision_does_in_plain_english(client):
-    page = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
+    page = whole_law(client, "mn-statute")
 
     assert (
         "Owner: request a hearing on the dangerous dog declaration (and, if applicable, on prior potentially"
@@ -46,8 +69,8 @@ def article(page, anchor):
 
 
 def test_state_restatements_are_marked_as_such_and_quoted_city_text_is_not(client):
-    state = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
-    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+    state = provision_page(client, "mn-statute", "mn-statute:347.541.1")
+    page = provision_page(client, "tracy-mn", "tracy-mn:5.F")
 
     assert "A summary of the statute in our words — check the Revisor's text." in article(
         state, "p-mn-statute:347.541.1"
@@ -60,12 +83,16 @@ def test_state_restatements_are_marked_as_such_and_quoted_city_text_is_not(clien
 def test_provisions_are_grouped_under_their_headings(client):
     page = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
 
-    assert page.count("<h3>Definitions</h3>") == 1
-    assert page.index("<h3>Definitions</h3>") < page.index('id="p-mn-statute:347.50.definitions.owner"')
+    assert len(re.findall(r"<h3><a [^>]*>Definitions</a></h3>", page)) == 1
+    assert re.search(r"<h3><a [^>]*>Definitions</a></h3>", page).start() < page.index(
+        'id="p-mn-statute:347.50.definitions.owner"'
+    )
+    part = provision_page(client, "mn-statute", "mn-statute:347.50.definitions.owner")
+    assert "<h1>Definitions</h1>" in part
 
 
 def test_show_page_lists_defects_with_dogcases_reading(client):
-    page = client.get("/law/battle-lake-mn/?on=2026-11-30").content.decode()
+    page = whole_law(client, "battle-lake-mn")
 
     assert 'id="defects"' in page
     assert "dogcase's reading:" in page
@@ -80,8 +107,9 @@ def test_date_picker_changes_the_law_shown(client):
     assert "Monday 4 January 2016" in before
     assert SUBD_12_TEXT not in before
     assert 'id="p-tracy-mn:12"' not in before
-    assert SUBD_12_TEXT in after
     assert 'id="p-tracy-mn:12"' in after
+    assert SUBD_12_TEXT not in whole_law(client, "tracy-mn", "2016-01-04")
+    assert SUBD_12_TEXT in whole_law(client, "tracy-mn", "2017-05-22")
 
 
 def test_page_without_a_date_shows_todays_law_and_says_so(client):
@@ -121,13 +149,16 @@ def test_unknown_jurisdiction_is_404(client):
 
 
 def test_conflicts_table_lists_city_and_state_citations_and_what_applies(client):
-    page = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+    contents = client.get("/law/tracy-mn/?on=2026-11-30").content.decode()
+    assert 'href="/law/tracy-mn/conflicts/?on=2026-11-30"' in contents
+    page = client.get("/law/tracy-mn/conflicts/?on=2026-11-30").content.decode()
 
-    table = page[page.index('id="conflicts"') : page.index("</table>", page.index('id="conflicts"'))]
-    assert '<th scope="col">What dogcase applies</th>' in table
+    table = page[page.index('id="conflicts"') : page.index("</section>", page.index('id="conflicts"'))]
+    assert "<dt>What dogcase applies</dt>" in table
     assert "requirement liability_coverage" in table
     assert "$50,000" in table and "$300,000" in table
-    assert 'href="#p-tracy-mn:5.F"' in table
+    link = re.search(r'href="(/law/tracy-mn/[a-z0-9-]+/\?on=2026-11-30)#p-tracy-mn:5.F"', table)
+    assert link and 'id="p-tracy-mn:5.F"' in client.get(html.unescape(link.group(1))).content.decode()
 
 
 def test_holidays_of_the_year_are_listed(client):
@@ -138,7 +169,7 @@ def test_holidays_of_the_year_are_listed(client):
 
 
 def test_the_state_page_says_the_certificate_fee_is_capped_and_destruction_needs_no_designation(client):
-    page = client.get("/law/mn-statute/?on=2026-11-30").content.decode()
+    page = whole_law(client, "mn-statute")
 
     assert "not more than $500" in page  # 347.51 subd. 2(3), the fee's cap_usd
     assert "Ground: Destruction under Minn. Stat. § 347.56 (no designation needed)" in page
@@ -177,12 +208,13 @@ def test_a_city_page_prints_its_own_law_and_links_the_states_on_its_own_page_wit
     assert 'id="p-mn-statute:347.541.1"' not in page
     assert 'id="layer-mn-statute"' not in page
     assert 'href="/law/mn-statute/?on=2026-06-01">Read the State of Minnesota' in page
-    # a state citation on the city's page (a conflict, a defect) leads to the provision on the state's page
-    conflicts = page[page.index('id="conflicts"') : page.index("</table>", page.index('id="conflicts"'))]
-    assert 'href="/law/mn-statute/?on=2026-06-01#p-mn-statute:' in conflicts
+    # a state citation on the city's pages (a conflict, a defect) leads to the provision on the state's pages
+    conflicts = client.get("/law/tracy-mn/conflicts/?on=2026-06-01").content.decode()
+    assert re.search(r'href="/law/mn-statute/[a-z0-9-]+/\?on=2026-06-01#p-mn-statute:', conflicts)
     # a problem that touches only the state's law is told on the state's page, and counted here
     assert "only the law of the State of Minnesota" in page
-    state = client.get("/law/mn-statute/?on=2026-06-01").content.decode()
+    page = whole_law(client, "tracy-mn", "2026-06-01")
+    state = whole_law(client, "mn-statute", "2026-06-01")
     state_only = state.count('<li id="d-')
     here = page.count('<li id="d-')
     assert 0 < here and 0 < state_only
@@ -199,18 +231,23 @@ def test_a_city_law_page_stays_under_200_kb(client):
 
 def test_a_missing_setting_and_a_problems_provisions_are_named_in_words_with_the_ids_in_the_fold(client):
     page = client.get("/law/battle-lake-mn/?on=2026-11-30").content.decode()
+    part = provision_page(client, "battle-lake-mn", "battle-lake-mn:C.4")
     settings = page[page.index('id="settings"') : page.index("</section>", page.index('id="settings"'))]
 
     assert "<strong>When the 14 days to register the dangerous dog begin</strong>" in settings
-    assert '<a href="#p-battle-lake-mn:C.4">§ 90.15 (C)(4)</a>' in settings
+    link = re.search(
+        r'<a href="(/law/battle-lake-mn/[a-z0-9-]+/\?on=2026-11-30)#p-battle-lake-mn:C.4">§ 90.15 \(C\)\(4\)</a>',
+        settings,
+    )
+    assert link and 'id="p-battle-lake-mn:C.4"' in part
+    assert 'id="p-battle-lake-mn:C.4"' in client.get(html.unescape(link.group(1))).content.decode()
     fold = settings[settings.index('<details class="attorney">') :]
     assert fold.index("Details for the city attorney") < fold.index("registration_trigger")
+    page = client.get("/law/battle-lake-mn/problems/?on=2026-11-30").content.decode()
     defects = page[page.index('id="defects"') : page.index("</section>", page.index('id="defects"'))]
     assert "Concerns:" not in defects
     assert "The provisions it touches: " in defects
+    page = client.get("/law/battle-lake-mn/conflicts/?on=2026-11-30").content.decode()
     conflicts = page[page.index('id="conflicts"') : page.index("</section>", page.index('id="conflicts"'))]
-    assert (
-        '<th scope="row">Time to request a hearing to appeal the designation (14 days after receipt'
-        in conflicts
-    )
-    assert '<th scope="row">deadline owner.request_hearing' not in conflicts
+    assert "<summary>Time to request a hearing to appeal the designation (14 days after receipt" in conflicts
+    assert "<summary>deadline owner.request_hearing" not in conflicts

@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.test import Client
 
-from dogcase.cases import updates
+from dogcase.cases import outcomes, updates
 from dogcase.documents.words import translated
 from dogcase.law import library
 from dogcase.owners import codes
@@ -98,13 +98,12 @@ def test_the_hearing_line_is_spanish(spanish_page):
 def test_the_history_is_spanish(spanish_page):
     card = _section(spanish_page, "history-h")
     text = _text(card)
+    # issue 20: each act as what it did, with its date (it was "martes 2 de junio de 2026 — Declarar al perro
+    # potencialmente peligroso o peligroso (por la ciudad)": the step's title)
+    assert "La ciudad declaró al perro peligroso el 2 de junio de 2026." in text
+    assert "El dueño pidió por escrito una audiencia sobre la designación el 6 de junio de 2026." in text
     assert (
-        "martes 2 de junio de 2026 — Declarar al perro potencialmente peligroso o peligroso (por la ciudad)"
-        in text
-    )
-    assert "sábado 6 de junio de 2026 — Recibir la solicitud escrita de audiencia del dueño" in text
-    assert (
-        "domingo 7 de junio de 2026 — Fijar la fecha de la audiencia y enviar por correo el aviso de audiencia"
+        "La ciudad fijó la audiencia de apelación y envió por correo el aviso de audiencia el 7 de junio de 2026."
         in text
     )
     assert "Declare the dog" not in text and "(en inglés)" not in text
@@ -133,14 +132,14 @@ def test_the_obligations_explain_their_consequences_in_spanish(spanish_page):
 
 def test_a_text_without_a_translation_is_shown_in_english_and_said_so(make_case, monkeypatch):  # noqa: F811
     c = _hearing_scheduled(make_case, "es")
-    untranslated = "Declare the dog potentially dangerous or dangerous"
-    real = translated
+    # issue 20: the history says what each act did (the pack's `outcome:`), translated by the catalogue
+    untranslated = "The city declared the dog dangerous"
+    real = outcomes.gettext
     monkeypatch.setattr(
-        "dogcase.owners.templatetags.owner_words.translated",
-        lambda text, language: None if text == untranslated else real(text, language),
+        "dogcase.cases.outcomes.gettext", lambda text: text if text == untranslated else real(text)
     )
     card = _section(_owners_page(c), "history-h")
-    assert f'<span lang="en">{untranslated}</span> (en inglés)' in card
+    assert f'<span lang="en">{untranslated} on 2 June 2026.</span> (en inglés)' in card
     assert _text(card).count("(en inglés)") == 1  # the translated acts are not said to be English
 
 
@@ -155,9 +154,9 @@ def test_an_english_owners_page_is_unchanged(make_case):  # noqa: F811
     documents = _text(_section(html, "documents-h"))
     assert "Notice of hearing (2026-06-07, PDF)" in documents
     history = _text(_section(html, "history-h"))
-    assert (
-        "Tuesday, 2 June 2026 — Declare the dog potentially dangerous or dangerous (by the city)" in history
-    )
+    # issue 20: what the act did, with its date (it was "Tuesday, 2 June 2026 — Declare the dog potentially
+    # dangerous or dangerous (by the city)")
+    assert "The city declared the dog dangerous on 2 June 2026." in history
     assert "inglés" not in html and "Ciudad" not in html
 
 

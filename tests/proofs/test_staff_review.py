@@ -109,15 +109,13 @@ def test_the_case_page_and_the_dashboard_show_the_proof(dangerous_case, officer,
     waiting = ProofSubmission.objects.filter(status="submitted").count()
     # the clerk's dashboard lists the oldest, each with the condition it proves; the officer's says how many
     dashboard = client_for(clerk).get("/").content.decode()
-    assert (
-        f'Proof sent by owners, waiting for your review <span class="muted">({waiting})</span>' in dashboard
-    )
+    assert f'Proof to review <span class="muted">({waiting})</span>' in dashboard
     assert "sent by owners waiting for review</a>" not in dashboard
     oldest = ProofSubmission.objects.filter(status="submitted").order_by("submitted_at", "id").first()
     assert f'href="/staff/proofs/{oldest.pk}/"' in dashboard
     line = client.get("/").content.decode()
     assert f"{waiting} proof{'s' if waiting != 1 else ''} sent by owners waiting for review</a>" in line
-    assert "Proof sent by owners, waiting for your review" not in line
+    assert 'id="proofs-h"' not in line
 
 
 def test_the_certificate_form_ticks_the_accepted_proof_and_shows_the_others(dangerous_case, officer):

@@ -74,7 +74,12 @@ def test_another_citys_user_cannot_act_on_the_case(officer, make_staff_user):
     )
     response = tracy_only.post(
         f"/cases/{case.number}/act/declare",
-        {"version": case.version, "in-designation": "dangerous", "in-basis": "x"},
+        {
+            "version": case.version,
+            "in-designation": "dangerous",
+            "in-basis": "x",
+            "in-declarant_telephone": "218-555-0150",
+        },
     )
     assert response.status_code == 404
     assert not case.events.filter(act="declare").exists()
@@ -90,10 +95,15 @@ def test_the_auditor_reads_everything_and_writes_nothing(officer, auditor):
     assert client.get(f"/cases/{case.number}/act/declare").status_code == 403
     response = client.post(
         f"/cases/{case.number}/act/declare",
-        {"version": case.version, "in-designation": "dangerous", "in-basis": "Bit a child"},
+        {
+            "version": case.version,
+            "in-designation": "dangerous",
+            "in-basis": "Bit a child",
+            "in-declarant_telephone": "218-555-0150",
+        },
     )
     assert response.status_code == 403
-    assert client.get("/incidents/new").status_code == 403
+    assert client.get("/incidents/new", follow=True).status_code == 403
     assert client.post("/incidents/new", {"jurisdiction": BATTLE_LAKE}).status_code == 403
     event = case.events.first()
     assert client.post(f"/cases/{case.number}/events/{event.seq}/correct", {}).status_code == 403
@@ -108,7 +118,7 @@ def test_the_auditor_reads_everything_and_writes_nothing(officer, auditor):
 
 def test_a_hearing_officer_cannot_record_an_incident(hearing_officer):
     client = client_for(hearing_officer)
-    assert client.get("/incidents/new").status_code == 403
+    assert client.get("/incidents/new", follow=True).status_code == 403
     assert client.post("/incidents/new/classify", {"jurisdiction": BATTLE_LAKE}).status_code == 403
 
 
@@ -118,7 +128,12 @@ def test_act_forms_need_the_csrf_token(officer):
     client.force_login(officer)
     response = client.post(
         f"/cases/{case.number}/act/declare",
-        {"version": case.version, "in-designation": "dangerous", "in-basis": "Bit a child"},
+        {
+            "version": case.version,
+            "in-designation": "dangerous",
+            "in-basis": "Bit a child",
+            "in-declarant_telephone": "218-555-0150",
+        },
     )
     assert response.status_code == 403
     assert not case.events.filter(act="declare").exists()
@@ -130,8 +145,9 @@ def test_act_forms_need_the_csrf_token(officer):
             "csrfmiddlewaretoken": str(token),
             "version": case.version,
             "idempotency_key": form.context["token"],
-            "in-designation": "dangerous",
+            "in-designation": "potentially_dangerous",  # what the facts support (issue 20 item 4)
             "in-basis": "Bit a child",
+            "in-declarant_telephone": "218-555-0150",
         },
     )
     assert response.status_code == 302

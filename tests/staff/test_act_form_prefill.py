@@ -23,7 +23,8 @@ def test_a_notice_form_starts_with_today_and_the_owner_on_record(officer):
     today = timezone.localdate().isoformat()
     assert re.search(rf'id="in-served_on"[^>]*value="{today}"', html)
     assert "Today's date. If it happened on an earlier day, change it to that day." in html
-    served = re.search(r'<textarea id="in-served_owner"[^>]*>([^<]*)</textarea>', html)
+    # a name: a one-line field (issue 20, item 7)
+    served = re.search(r'<input type="text" id="in-served_owner"[^>]*value="([^"]*)"', html)
     assert served and served.group(1).startswith("Pat Owner, ")
 
 
@@ -71,7 +72,12 @@ def test_the_confirmation_says_what_was_recorded(officer):
     client = client_for(officer)
     response = client.post(
         f"/cases/{case.number}/act/declare",
-        {"version": case.version, "in-designation": "potentially_dangerous", "in-basis": "Bit a jogger"},
+        {
+            "version": case.version,
+            "in-designation": "potentially_dangerous",
+            "in-basis": "Bit a jogger",
+            "in-declarant_telephone": "218-555-0150",
+        },
     )
     assert response.status_code == 302
     said = [m.message for m in get_messages(response.wsgi_request)]
@@ -124,7 +130,8 @@ def test_the_case_page_says_where_the_case_stands_in_words(officer):
     assert "Incident recorded, not yet decided" in html
     declare(case, officer)
     html = client_for(officer).get(f"/cases/{case.number}").content.decode()
-    assert re.search(r'class="stage">Declared the dog', html)
+    # issue 20: where it stands is what the latest act did (it was "Declared the dog ...", the step's title)
+    assert re.search(r'class="stage">The city declared the dog potentially dangerous<', html)
 
 
 def test_the_declaration_and_the_council_meeting_can_be_back_dated(officer):

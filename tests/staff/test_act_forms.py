@@ -18,6 +18,7 @@ def post_declare(client, case, *, version=None, key=None, **fields):
         "version": case.version if version is None else version,
         "in-designation": "potentially_dangerous",
         "in-basis": "Bit a jogger on Lake Ave without provocation",
+        "in-declarant_telephone": "218-555-0150",
     }
     if key:
         data["idempotency_key"] = key
@@ -126,7 +127,8 @@ def test_a_stale_form_shows_the_case_as_it_is_now_and_is_re_rendered_at_the_new_
     html = response.content.decode()
     assert response.status_code == 409
     assert "Someone else acted on this case" in html
-    assert "Record the owner&#x27;s disclosure to the property owner" in html  # what changed
+    # what changed, as what happened (issue 20, item 2)
+    assert "The owner reported telling the property owner about the dog&#x27;s designation" in html
     assert response.context["version"] == case.version != opened_at_version
     assert f'name="version" value="{case.version}"' in html
     assert "Pat Owner, handed at the door" in html  # what the user typed is kept

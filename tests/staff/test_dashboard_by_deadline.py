@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from dogcase.cases.models import Case, Obligation
+from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.law import library
 from dogcase.staff import queries
 
@@ -33,7 +34,8 @@ def _active():
 def test_every_role_named_on_an_obligation_is_given_its_deadline_by_the_law(demo):
     today = timezone.localdate()
     named = 0
-    for ob in _active().exclude(staff_roles=""):
+    # a rabies observation's row is the city's procedure, not the law's (its roles are its pack section's)
+    for ob in _active().exclude(staff_roles="").exclude(deadline_id__startswith=OBSERVATION_DEADLINE):
         law = queries._city_law(ob.jurisdiction, today)
         for role in ob.staff_roles.strip(",").split(","):
             named += 1

@@ -65,7 +65,7 @@ def intake(**overrides) -> dict:
 
 
 def test_the_form_asks_the_laws_questions_with_not_known_as_an_answer(officer):
-    response = client_for(officer).get("/incidents/new")
+    response = client_for(officer).get("/incidents/new", follow=True)
     html = response.content.decode()
     assert response.status_code == 200
     assert "Was the dog provoked" in html
@@ -275,14 +275,14 @@ def test_the_live_classification_explains_a_date_outside_the_law_instead_of_fail
 
 def test_starting_from_a_dog_page_names_the_dog(officer):
     dog = record_bite(officer, dog_name="Biscuit").dog
-    response = client_for(officer).get(f"/incidents/new?dog={dog.pk}")
+    response = client_for(officer).get(f"/incidents/new?dog={dog.pk}", follow=True)
     assert response.context["dog_rows"][0].existing == str(dog.pk)
     assert f'<option value="{dog.pk}" selected>' in response.content.decode()
 
 
 def test_a_user_working_for_no_city_cannot_record(make_staff_user):
     nowhere = client_for(make_staff_user("animal_control_officer", cities=[]))
-    assert nowhere.get("/incidents/new").status_code == 403
+    assert nowhere.get("/incidents/new", follow=True).status_code == 403
 
 
 def test_the_live_classification_says_destruction_may_be_sought_under_347_56_without_a_designation(officer):

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_panel_follows_the_form_with_a_summary_bar_before_the_submit_button(officer):
-    html = client_for(officer).get("/incidents/new").content.decode()
+    html = client_for(officer).get("/incidents/new", follow=True).content.decode()
     main = html.index('class="intake-main"')
     bar = html.index('id="classification-bar"')
     submit = html.index("Record the incident and open the case</button>")
@@ -30,7 +30,7 @@ def test_the_live_answer_also_updates_the_summary_bar(officer):
 
 
 def test_the_landlords_fields_are_in_the_page_without_javascript(officer):
-    html = client_for(officer).get("/incidents/new").content.decode()
+    html = client_for(officer).get("/incidents/new", follow=True).content.decode()
     landlord = html[html.index('class="landlord"') :]
     assert 'name="dog-0-landlord_name"' in landlord
     assert (
@@ -39,7 +39,7 @@ def test_the_landlords_fields_are_in_the_page_without_javascript(officer):
 
 
 def test_the_questions_are_in_the_officers_words(officer):
-    html = client_for(officer).get("/incidents/new").content.decode()
+    html = client_for(officer).get("/incidents/new", follow=True).content.decode()
     for words in ("Was the dog provoked", "Is it a police dog"):
         assert words in html
     for engine_words in (

@@ -53,7 +53,7 @@ def test_lakeview_from_intake_to_the_appeal_hearing(lakeview, people):
     sheriff, clerk, administrator = people["sheriff"], people["clerk"], people["administrator"]
     today = timezone.localdate()
 
-    form = sheriff.get("/incidents/new").content.decode()
+    form = sheriff.get("/incidents/new", follow=True).content.decode()
     assert 'name="fact-leash_status"' in form  # the city's own fact is asked in its city
     row = sheriff.get("/incidents/new/row/victim?index=0").content.decode()
     assert "Permanent disfigurement (a lasting scar or loss of function)" in row  # the city's injury value

@@ -96,7 +96,7 @@ def test_no_engine_identifier_reaches_a_lakeview_case_page_or_its_act_forms(decl
         f"/incidents/{incident}/add",
         "/incidents/new",
     ):
-        assert identifiers_on(clerk.get(url).content.decode()) == [], url
+        assert identifiers_on(clerk.get(url, follow=True).content.decode()) == [], url
 
 
 def test_the_notice_form_says_which_element_applies_why_not_and_to_whom_it_goes(declared, people):

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def test_intake_records_the_owners_language_english_unless_chosen(officer):
     client = client_for(officer)
-    form = client.get("/incidents/new").content.decode()
+    form = client.get("/incidents/new", follow=True).content.decode()
     assert 'name="dog-0-owner_language"' in form and '<option value="es">Spanish (español)</option>' in form
     assert client.post("/incidents/new", intake()).status_code == 302
     assert Case.objects.get().dog.owners.get().preferred_language == "en"
@@ -35,7 +35,7 @@ def test_intake_refuses_a_language_not_offered_on_its_field(officer):
 def test_a_new_owner_added_to_a_dog_gets_the_language_chosen(officer):
     case = record_bite(officer, dog_name="Biscuit")
     client = client_for(officer)
-    page = client.get(f"/dogs/{case.dog.pk}/owners/add").content.decode()
+    page = client.get(f"/dogs/{case.dog.pk}/owners/add", follow=True).content.decode()
     assert '<select id="new-preferred_language" name="new-preferred_language">' in page
     response = client.post(
         f"/dogs/{case.dog.pk}/owners/add",

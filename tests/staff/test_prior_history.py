@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_intake_asks_no_question_the_dogs_record_answers(officer):
-    html = client_for(officer).get("/incidents/new").content.decode()
+    html = client_for(officer).get("/incidents/new", follow=True).content.decode()
     for fact in (
         "previously_potentially_dangerous",
         "owner_had_notice_of_potentially_dangerous",
@@ -46,7 +46,9 @@ def test_intake_shows_the_dogs_record_with_where_it_came_from(officer):
         served_owner="Owner",
     )
 
-    html = unescape(client_for(officer).get(f"/incidents/new?dog={case.dog_id}").content.decode())
+    html = unescape(
+        client_for(officer).get(f"/incidents/new?dog={case.dog_id}", follow=True).content.decode()
+    )
 
     assert "From the dog's record" in html
     assert "declared potentially dangerous dog on" in html and f"in case {case.number}" in html
@@ -92,7 +94,7 @@ def test_the_auditor_is_not_offered_prior_history(auditor, officer):
     )
     client = client_for(auditor)
     assert "prior-history/add" not in client.get(f"/dogs/{dog.pk}").content.decode()
-    assert client.get(f"/dogs/{dog.pk}/prior-history/add").status_code == 403
+    assert client.get(f"/dogs/{dog.pk}/prior-history/add", follow=True).status_code == 403
 
 
 ENTRY = {"on": "2025-03-04", "what": "bite_on_person", "source": "Police report 25-1"}
@@ -102,7 +104,7 @@ def test_prior_history_of_another_citys_dog_is_not_found(officer, make_staff_use
     dog = record_bite(officer).dog  # a Battle Lake dog
     elsewhere = make_staff_user("animal_control_officer", username="tracy-officer", cities=("tracy-mn",))
     client = client_for(elsewhere)
-    assert client.get(f"/dogs/{dog.pk}/prior-history/add").status_code == 404
+    assert client.get(f"/dogs/{dog.pk}/prior-history/add", follow=True).status_code == 404
     assert client.post(f"/dogs/{dog.pk}/prior-history/add", ENTRY).status_code == 404
     assert not PriorHistoryEntry.objects.exists()
 

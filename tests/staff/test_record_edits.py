@@ -297,7 +297,7 @@ def test_adding_an_existing_person_found_by_name(officer):
     other = acts.record_person(jurisdiction=BATTLE_LAKE, actor=officer, full_name="Jordan Coowner")
     acts.record_person(jurisdiction=TRACY, actor=officer, full_name="Jordan Elsewhere")
     client = client_for(officer)
-    page = client.get(f"/dogs/{dog.pk}/owners/add?q=jordan")
+    page = client.get(f"/dogs/{dog.pk}/owners/add?q=jordan", follow=True)
     assert page.status_code == 200
     assert [p.full_name for p in page.context["found"]] == ["Jordan Coowner"]  # only this city's people
     since = timezone.localdate() - dt.timedelta(days=30)
@@ -600,7 +600,7 @@ def test_evidence_and_a_witness_found_later_are_added_with_their_event(officer):
     case = record_bite(officer)
     incident = case.incident
     client = client_for(officer)
-    page = client.get(f"/incidents/{incident.number}/add")
+    page = client.get(f"/incidents/{incident.number}/add", follow=True)
     assert page.status_code == 200
     token = page.context["token"]
     data = {

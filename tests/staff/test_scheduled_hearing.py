@@ -117,6 +117,17 @@ def test_the_hearing_officers_dashboard_lists_the_hearing_until_it_is_held(reque
     assert not client(staff["hearing"]).get("/").context["hearings"]
 
 
+def test_the_case_page_shows_a_hearing_as_scheduled_only_until_it_is_held(requested, staff):
+    schedule(requested, staff["hearing"])
+    page = client(staff["clerk"]).get(f"/cases/{requested.case.number}")
+    assert [h.when_words for h in page.context["hearings"]] == [hearing_words()]
+    assert 'class="scheduled-hearing"' in page.content.decode()
+    requested.step("hold_hearing", "hearing", 15, held_on=on(15))
+    page = client(staff["clerk"]).get(f"/cases/{requested.case.number}")
+    assert page.context["hearings"] == []  # held: it reads in the timeline, no longer as ahead
+    assert 'class="scheduled-hearing"' not in page.content.decode()
+
+
 def test_an_act_that_named_the_officer_in_words_still_reads(requested, staff):
     """Hearings scheduled before the officer was a user kept the name as text: it is shown as written."""
     schedule(requested, staff["hearing"])
@@ -180,7 +191,7 @@ def _scheduled_with_the_hearing_officer(staff, day0: int, *, hearing_day: int):
         "clerk",
         day0 + 6,
         hearing_at=at(hearing_day, 14).isoformat(),
-        place="City Hall",
+        place=f"City Hall, room {day0 + 1}",  # one room a case: a room is never booked twice at once
         hearing_officer=str(staff["hearing"].pk),
     )
     return s

@@ -16,7 +16,8 @@ package's `__init__`):
 - `steps`: taking a step of the procedure (staff, or the owner from the portal) and recording it;
 - `corrections`: correcting a date a step recorded;
 - `records`: people, premises, dogs, incidents, and opening a case;
-- `named`: the common legal acts by name.
+- `named`: the common legal acts by name;
+- `observation`: the rabies observation a bite to a person starts (the city's procedure, not a provision).
 The case's state as the law engine reads it (`case_state`) is read from the case's events by the models
 (dogcase.cases.models), as `Case.scheduled_hearing()` reads its hearings. The names below are the ones callers
 use: `from dogcase.cases import acts; acts.take_step(...)`.
@@ -67,6 +68,13 @@ from dogcase.cases.acts.obligations import (
     sweep,
     task_key,
 )
+from dogcase.cases.acts.observation import (
+    StaleObservation,
+    may_keep_observation,
+    observation_roles,
+    observation_rule,
+    record_observation,
+)
 from dogcase.cases.acts.records import (
     DOG_FIELDS,
     PERSON_FIELDS,
@@ -93,6 +101,11 @@ from dogcase.cases.acts.steps import (
 from dogcase.cases.models import case_state, jurisdiction_of, parse_value
 
 __all__ = [
+    "StaleObservation",
+    "may_keep_observation",
+    "observation_roles",
+    "observation_rule",
+    "record_observation",
     "DOG_FIELDS",
     "DOG_STATUS_BY_EVENT",
     "NARRATIVE_LIMIT",

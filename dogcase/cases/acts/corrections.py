@@ -23,6 +23,7 @@ from dogcase.cases.acts.core import (
 from dogcase.cases.acts.obligations import iso, recompute_obligations
 from dogcase.cases.acts.steps import StepResult
 from dogcase.cases.audit import append_event
+from dogcase.cases.hearings import check_room
 from dogcase.cases.models import Case, Event, case_state, jurisdiction_of
 from dogcase.law import CaseState, clock
 
@@ -104,6 +105,12 @@ def correct_event_date(
         if value == current:
             raise InvalidInput("value", "that is already the recorded date")
         _check_corrected_order(j, state, names, value)
+        if scheduled and source is not None and isinstance(value, dt.datetime):
+            # a hearing moved by a correction is held to the same rule: one room, one hearing at a time
+            place = (event.data.get("inputs") or {}).get("place")
+            clash = check_room(j, locked, event.act, {source.id: value, "place": place}, at)
+            if clash is not None:
+                raise InvalidInput("value", clash[1])
         before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
         correction = append_event(
             at=at,

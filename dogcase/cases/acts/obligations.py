@@ -17,8 +17,12 @@ from django.utils import timezone
 
 from dogcase.cases.access import require_city, staff_roles, staff_roles_for_pack_roles
 from dogcase.cases.acts.core import Refused, lock_case, now, roles_text
+from dogcase.cases.acts.observation import keep_observation_row, rebuild_observation_rows
+from dogcase.cases.acts.waiting import KIND as WAITING_KIND
+from dogcase.cases.acts.waiting import waiting_acts
 from dogcase.cases.audit import append_event, jsonable
 from dogcase.cases.models import Case, Event, Obligation, Task, case_state, jurisdiction_of
+from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.law import CaseState, library
 
 # ------------------------------------------------------------------------------------------- obligations
@@ -36,7 +40,7 @@ def _satisfier_roles(j, on: dt.date) -> dict[str, str]:
 
 # Bump when the code that turns the engine's answer into obligation rows changes: every case is recomputed by
 # the next sweep, as for a new pack.
-OBLIGATION_ROWS_VERSION = "1"
+OBLIGATION_ROWS_VERSION = "2"
 
 _CONTENT_HASHES: dict[str, tuple[Any, str]] = {}
 
@@ -181,9 +185,20 @@ def recompute_obligations(
         elif row.sweep_at != sweep_at:
             row.sweep_at = sweep_at
             row.save(update_fields=["sweep_at"])
+    if not closed:
+        active = {ob.deadline_id for ob in computed if ob.status in ("open", "overdue")}
+        for act in waiting_acts(j, state, at, active):
+            seen.add(act.deadline_id)  # an act waiting on staff (acts/waiting.py): not a clock, not audited
+            _keep_waiting_act(case, existing.get(act.deadline_id), act, at)
     for deadline_id, row in existing.items():
+        if deadline_id.startswith(OBSERVATION_DEADLINE):
+            change = keep_observation_row(row, at)  # the rabies observation's own clock, not the law's
+            if change is not None:
+                changes.append(change)
+            continue
         if deadline_id not in seen and row.status != "withdrawn":
-            changes.append({"deadline": deadline_id, "old_status": row.status, "status": "withdrawn"})
+            if row.kind != WAITING_KIND:
+                changes.append({"deadline": deadline_id, "old_status": row.status, "status": "withdrawn"})
             row.status = "withdrawn"
             row.sweep_at = None
             row.updated_at = at
@@ -194,6 +209,37 @@ def recompute_obligations(
         case.obligations_at, case.law_fingerprint = at, fingerprint
         Case.objects.filter(pk=case.pk).update(obligations_at=at, law_fingerprint=fingerprint)
     return changes
+
+
+def _keep_waiting_act(case: Case, row: Obligation | None, act, at: dt.datetime) -> None:
+    fields = {
+        "who": Obligation.Who.CITY,
+        "kind": WAITING_KIND,
+        "what": act.label[:500],
+        "status": "open",
+        "due_date": None,
+        "due_at": None,
+        "late": False,
+        "met_by": "",
+        "staff_roles": act.staff_roles,
+        "detail": {
+            "citations": list(act.citations),
+            "consequences": [],
+            "notes": [],
+            "rule": "",
+            "reason": "",
+            "timed": act.timed,
+        },
+    }
+    if row is None:
+        Obligation.objects.create(
+            case=case, jurisdiction=case.jurisdiction, deadline_id=act.deadline_id, updated_at=at, **fields
+        )
+    elif any(getattr(row, k) != v for k, v in fields.items()) or row.sweep_at is not None:
+        for k, v in fields.items():
+            setattr(row, k, v)
+        row.sweep_at, row.updated_at = None, at
+        row.save()
 
 
 def _due_parts(due) -> tuple[dt.date | None, dt.datetime | None]:
@@ -313,6 +359,8 @@ def sweep(
         due |= set(cases.filter(obligations_at__gt=at).values_list("pk", flat=True))
         other_ids = sorted(due - set(law_ids))
     report.law_changed = len(law_ids)
+    if full:  # a rabies observation's row deleted behind the application's back (the city's procedure)
+        report.changes += rebuild_observation_rows(at, installed)
     for ids, why in ((law_ids, "law changed"), (other_ids, "full" if full else "time ran out")):
         for start in range(0, len(ids), SWEEP_BATCH):
             batch = ids[start : start + SWEEP_BATCH]

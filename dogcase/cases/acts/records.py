@@ -29,8 +29,10 @@ from dogcase.cases.acts.core import (
     store,
 )
 from dogcase.cases.acts.obligations import recompute_obligations
+from dogcase.cases.acts.observation import observation_obligation, start_observations
 from dogcase.cases.audit import jsonable
 from dogcase.cases.models import Case, Dog, Evidence, Incident, Ownership, Person, Premises, Victim, Witness
+from dogcase.cases.observations import RabiesObservation
 from dogcase.cases.record_facts import bites_on_a_person, record_facts
 from dogcase.law import InputError, clock, library
 
@@ -268,15 +270,7 @@ def record_incident(
                 "comes from the dog's record (its earlier incidents and cases, and the prior history recorded "
                 "on the dog), not from the incident",
             )
-    for index, victim in enumerate(victims):
-        for name, field in (("kind", vocabulary.VICTIM_KIND), ("injury", vocabulary.INJURY)):
-            if problem := field.problem(j.facts, victim.get(name)):
-                raise InvalidInput(f"victims[{index}].{name}", problem)
-        if not (victim.get("name") or "").strip():
-            raise InvalidInput(f"victims[{index}].name", "name the person, or describe the animal")
-        check_lengths(
-            Victim, {k: victim.get(k) for k in ("name", "conduct", "kind", "injury")}, f"victims[{index}]."
-        )
+    _check_victims(jurisdiction, victims)
     for index, witness in enumerate(witnesses):
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
@@ -345,6 +339,8 @@ def record_incident(
             at=at,
             key=idempotency_key,
         )
+        # a bite to a person starts the dog's rabies observation, as the city's pack sets it
+        start_observations(incident, actor=actor, at=at)
     return incident
 
 
@@ -354,14 +350,17 @@ def add_to_incident(
     actor,
     evidence: list[tuple[Any, str]] = (),
     witnesses: list[Mapping[str, Any]] = (),
+    victims: list[Mapping[str, Any]] = (),
     idempotency_key: str | None = None,
     at: dt.datetime | None = None,
 ) -> Incident:
-    """Add evidence files or witnesses found after the intake. Nothing recorded is changed: the additions are
-    new rows, and their audit event names them with the files' hashes."""
+    """Add evidence files, witnesses or victims found after the intake. Nothing recorded is changed: the
+    additions are new rows, and their audit event names them with the files' hashes. A person bitten added to
+    an incident of a bite starts the dog's rabies observation."""
     require_record_keeper(actor, incident.jurisdiction)
-    if not evidence and not witnesses:
-        raise InvalidInput("evidence", "add a file or a witness")
+    if not evidence and not witnesses and not victims:
+        raise InvalidInput("evidence", "add a file, a witness or a victim")
+    _check_victims(incident.jurisdiction, victims)
     for index, witness in enumerate(witnesses):
         if not (witness.get("name") or "").strip():
             raise InvalidInput(f"witnesses[{index}].name", "a witness needs a name")
@@ -388,18 +387,45 @@ def add_to_incident(
                 contact=witness.get("contact", ""),
                 statement=witness.get("statement", ""),
             )
+        for victim in victims:
+            Victim.objects.create(
+                incident=incident,
+                kind=victim["kind"],
+                name=victim["name"].strip(),
+                injury=victim["injury"],
+                conduct=victim.get("conduct", ""),
+            )
         parts = [f"{len(stored)} file(s)"] if stored else []
         parts += [f"witness {w['name'].strip()}" for w in witnesses]
+        parts += [f"victim {v['name'].strip()}" for v in victims]
+        data = {"id": incident.pk, "evidence": stored, "witnesses": [dict(w) for w in witnesses]}
+        if victims:
+            data["victims"] = [dict(v) for v in victims]
         record_event(
             actor=actor,
             jurisdiction=incident.jurisdiction,
             act="add_to_incident",
-            summary=f"Added to incident {incident.number}: {', '.join(parts)}",
-            data={"id": incident.pk, "evidence": stored, "witnesses": [dict(w) for w in witnesses]},
+            summary=f"Added to incident {incident.number}: {', '.join(parts)}"[:500],
+            data=data,
             at=at,
             key=idempotency_key,
         )
+        if victims:
+            start_observations(incident, actor=actor, at=at)
     return incident
+
+
+def _check_victims(jurisdiction: str, victims: list[Mapping[str, Any]]) -> None:
+    j = library().get(jurisdiction)
+    for index, victim in enumerate(victims):
+        for name, field in (("kind", vocabulary.VICTIM_KIND), ("injury", vocabulary.INJURY)):
+            if problem := field.problem(j.facts, victim.get(name)):
+                raise InvalidInput(f"victims[{index}].{name}", problem)
+        if not (victim.get("name") or "").strip():
+            raise InvalidInput(f"victims[{index}].name", "name the person, or describe the animal")
+        check_lengths(
+            Victim, {k: victim.get(k) for k in ("name", "conduct", "kind", "injury")}, f"victims[{index}]."
+        )
 
 
 def _next_number(model, stem: str) -> str:
@@ -481,4 +507,7 @@ def open_case(
             key=idempotency_key,
         )
         recompute_obligations(case, at=at)
+        observation = RabiesObservation.objects.filter(incident=incident, dog=dog).first()
+        if observation is not None:
+            observation_obligation(observation, case, at=at)
     return case

@@ -25,9 +25,10 @@ from dogcase.cases.acts.core import (
     roles_text,
     store,
 )
+from dogcase.cases.acts.declarations import check_declaration
 from dogcase.cases.acts.obligations import recompute_obligations, task_key
 from dogcase.cases.audit import append_event
-from dogcase.cases.hearings import designatable_staff
+from dogcase.cases.hearings import check_room, designatable_staff
 from dogcase.cases.models import (
     Case,
     Dog,
@@ -39,6 +40,7 @@ from dogcase.cases.models import (
     case_state,
     jurisdiction_of,
 )
+from dogcase.cases.outcomes import stage_text
 from dogcase.law import CaseState, InputError
 
 # Only accepted proof counts toward a condition of registration. The rule is the proofs app's
@@ -149,6 +151,7 @@ def take_step(
     idempotency_key: str | None = None,
     at: dt.datetime | None = None,
     issuing: object | None = None,
+    departure_reason: str | None = None,
 ) -> StepResult:
     """Take one step of the case's procedure (declare, serve the notice, record a hearing request, decide,
     register, seize, ...): the law pack says who may take it, when and with what; this function asks the law
@@ -158,6 +161,10 @@ def take_step(
     A step that issues documents, and a step's `document` input (what its notices contain), are taken only
     with `issuing`, the key the documents' act holds (`claim_issuing_key`): every page, the API and the
     commands take steps through dogcase.documents.acts.take_step, which fills, checks and issues them.
+
+    `departure_reason` (a string, maybe empty): a step that sets a designation the case's recorded facts do not
+    support needs a reason, recorded in the event (dogcase.cases.acts.declarations); None leaves the rule out
+    (the statewide data set and the procedure's own tests, through take_step_without_issuing).
     """
     at = at or now()
     require_city(actor, case.jurisdiction)
@@ -206,6 +213,10 @@ def take_step(
                     for r in verdict.refusals
                 ],
             )
+        # one room, one hearing at a time (dogcase.cases.hearings.check_room)
+        clash = check_room(j, locked, step.id, cleaned, at)
+        if clash is not None:
+            raise InvalidInput(*clash)
         stored = {}
         for inp in step.inputs:
             if inp.kind == "file":
@@ -215,7 +226,11 @@ def take_step(
                         raise InvalidInput(inp.id, "a file is required")
                     continue
                 stored[inp.id] = store(upload, inp.id, locked.jurisdiction, actor, at)
-        extra = {"accepted_proofs": proofs_counted} if proofs_counted else {}
+        extra: dict[str, Any] = {"accepted_proofs": proofs_counted} if proofs_counted else {}
+        if departure_reason is not None:
+            departure = check_declaration(locked, step, cleaned, departure_reason)
+            if departure is not None:
+                extra["departure"] = departure
         event = _record_step(
             locked,
             j,
@@ -423,10 +438,13 @@ def _record_step(
         locked.designation_in_effect = False
     if step.closes_on(outcome):
         locked.status = Case.Status.CLOSED
+    # where the case stands once the act is recorded: what it did ("The City Council confirmed the designation")
+    stage = stage_text(j, step, cleaned, case=locked, at=at)
     data = {
         "step": step.id,
         "act": step.act,
         "label": step.label,
+        "stage": stage,
         "inputs": {k: v for k, v in cleaned.items() if k not in stored},
         "files": {k: {"id": f.pk, "sha256": f.sha256, "name": f.original_name} for k, f in stored.items()},
         "events": recorded,
@@ -457,7 +475,7 @@ def _record_step(
         idempotency_key=idempotency_key,
     )
     locked.version += 1
-    locked.stage = step.label
+    locked.stage = stage
     locked.updated_at = at
     locked.save()
     _apply_dog_status(locked, recorded)

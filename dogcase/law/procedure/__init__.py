@@ -12,7 +12,7 @@ cleaning.py (a form's values cleaned), words.py (the words it writes), jurisdict
 of a jurisdiction). Modules outside the package import from here.
 """
 
-from .cleaning import too_long
+from .cleaning import TELEPHONE_MAX, too_long
 from .context import CaseContext
 from .engine import ProcedureEngine
 from .jurisdiction_view import JurisdictionView
@@ -28,12 +28,19 @@ from .model import (
     Refusal,
     Step,
     StepDef,
+    StepOutcome,
     TakenStep,
     Verdict,
 )
+from .outcomes import generic_sentence, has_identifier, outcome_text, past_tense
 from .parsing import parse_condition, parse_procedure, walk_conditions
 
 __all__ = [
+    "TELEPHONE_MAX",
+    "generic_sentence",
+    "has_identifier",
+    "outcome_text",
+    "past_tense",
     "Actor",
     "CaseState",
     "Condition",
@@ -50,6 +57,7 @@ __all__ = [
     "JurisdictionView",
     "ProcedureEngine",
     "StepDef",
+    "StepOutcome",
     "parse_condition",
     "parse_procedure",
     "too_long",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,6 +21,27 @@ def _shown(value: Any) -> str:
 def too_long(limit: int, length: int) -> str:
     """The one message for a text over its limit, on forms and the API alike."""
     return f"At most {limit:,} characters (you wrote {length:,})"
+
+
+# A telephone number as people write one: digits with spaces, dashes, dots, brackets, a leading +, and an
+# extension ("ext. 12", "x12"); 7 to 15 digits before the extension (a local number to E.164's longest).
+TELEPHONE_MAX = 40
+TELEPHONE_RULE = "Write a telephone number, e.g. 218-555-0150 (an extension as “ext. 12”)"
+_TELEPHONE = re.compile(r"^\+?[\d\s().\-/]+?(?:\s*(?:ext\.?|extension|x)\s*\d{1,6})?$", flags=re.IGNORECASE)
+
+
+def clean_telephone(value: Any, name: str) -> str:
+    """A telephone input's value, or InputError with the one rule forms and the API say."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(name, TELEPHONE_RULE)
+    text = " ".join(value.split())
+    if len(text) > TELEPHONE_MAX:
+        raise InputError(name, too_long(TELEPHONE_MAX, len(text)))
+    main = re.split(r"(?i)\s*(?:ext\.?|extension|x)\s*\d", text)[0]
+    digits = sum(c.isdigit() for c in main)
+    if not _TELEPHONE.match(text) or not 7 <= digits <= 15:
+        raise InputError(name, TELEPHONE_RULE)
+    return text
 
 
 def check_instant(at: Any, name: str) -> None:
@@ -69,6 +91,8 @@ def clean_input(item: Input, value: Any, name: str, choices: list[dict[str, Any]
         if len(text) > item.text_limit:
             raise InputError(name, too_long(item.text_limit, len(text)))
         return text
+    if kind == "telephone":
+        return clean_telephone(value, name)
     if kind == "bool":
         if not isinstance(value, bool):
             raise InputError(name, "must be true or false")

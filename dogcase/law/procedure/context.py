@@ -382,6 +382,39 @@ class CaseContext(CaseObligations):
 
     # ---------------------------------------------------------------- conditions
 
+    def _with_limits(self, reason: str, cond: Condition) -> str:
+        """A pack's own words for a refused time (`why:`), with the days the time allows that it does not name:
+        the last allowed day of each `within`/`input_by` time and the first of each `from` time, in words with
+        their citations (a staff member must not have to count the days again)."""
+        said = []
+        for leaf in _leaves(cond):
+            # `after` waits for a time to pass before the step is taken: it sets no day for a date the form gives
+            if leaf.test not in ("within", "from", "input_by"):
+                continue
+            deadline = leaf.arg.get("deadline") if leaf.test == "input_by" else leaf.arg
+            if deadline not in self.j.deadline_plans:
+                continue
+            due = self.due_value(deadline)
+            if due is None:
+                continue
+            first = leaf.test == "from"
+            day = when_words(due, self.j)
+            if day in reason or any(day in s for s in said):
+                continue
+            word = "first" if first else "last"
+            answer = self.deadline(deadline)
+            chosen = set(answer.get("set_by") or ())
+            cites = "; ".join(
+                dict.fromkeys(
+                    e["provision"]["citation"]
+                    for e in answer.get("entries", ())
+                    if (e.get("provision") or {}).get("citation")
+                    and (not chosen or e["provision"].get("provision") in chosen)
+                )
+            )
+            said.append(f"The {word} allowed day is {day}{f' ({cites})' if cites else ''}.")
+        return " ".join([reason.rstrip(), *said]) if said else reason
+
     def reason_of(self, cond: Condition, step: Step) -> str:
         return cond.why or default_reason(self, cond, step)
 
@@ -406,6 +439,8 @@ class CaseContext(CaseObligations):
             failing = [f for r, found in results if r is False for f in found]
             if cond.why or test == "any":
                 reason = cond.why or "One of these is needed: " + " Or: ".join(f.reason for f in failing)
+                if cond.why:  # the pack's words, and the days its time allows
+                    reason = self._with_limits(reason, cond)
                 code = cond.code or (failing[0].code if failing else "wrong_state")
                 return False, [Refusal(reason, cite or (failing[0].provision if failing else None), code)]
             return False, failing
@@ -444,8 +479,9 @@ class CaseContext(CaseObligations):
         test, arg = cond.test, cond.arg
 
         def refuse(reason: str | None = None, provision=None, c: str | None = None):
+            said = self._with_limits(cond.why, cond) if cond.why else None
             return False, [
-                Refusal(cond.why or reason or default_reason(self, cond, step), provision or cite, c or code)
+                Refusal(said or reason or default_reason(self, cond, step), provision or cite, c or code)
             ]
 
         if test == "done":
@@ -601,3 +637,12 @@ class CaseContext(CaseObligations):
             if item.kind == kind and self.inputs and item.id in self.inputs:
                 return self.inputs[item.id]
         return None
+
+
+def _leaves(cond: Condition):
+    """The conditions of a condition's tree that are not `any`/`all`/`not`."""
+    if cond.test in ("any", "all", "not"):
+        for part in cond.parts:
+            yield from _leaves(part)
+    else:
+        yield cond

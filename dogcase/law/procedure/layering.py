@@ -198,6 +198,8 @@ class ProcedureLayering:
             recipients=self._recipients(documents, day),
             service_of=main.service_of,
             filed_by_owner=main.filed_by_owner,
+            # the city's sentence where it writes one, else the state's
+            outcome=next((d.outcome for d in reversed(live) if d.outcome is not None), None),
         )
 
     def _served_notices(self, documents: Iterable[str]) -> tuple[str, ...]:

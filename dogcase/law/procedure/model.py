@@ -154,6 +154,31 @@ CONTENTS_LABEL = "What the documents issued with this step contain (every elemen
 
 
 @dataclass(frozen=True)
+class StepOutcome:
+    """What a step's event says happened (`outcome:` in the pack, docs/law-packs.md): one past-tense sentence
+    without its date ("The City Council confirmed the designation"), or one per choice of the input `by`
+    names, with `otherwise` for the choices not written. A `{input}` in a sentence is said as that input's
+    choice in words (the ground of a seizure)."""
+
+    text: str | None = None  # the sentence, or the one for the choices `variants` does not name
+    by: str | None = None  # the input whose choice picks the sentence
+    variants: Mapping[str, str] = field(default_factory=lambda: _EMPTY)  # choice -> sentence
+
+    def sentence(self, inputs: Mapping[str, Any]) -> str | None:
+        """The sentence for the step taken with `inputs` (its placeholders not yet filled); None when the
+        choice has no sentence of its own and there is no `otherwise`."""
+        if self.by is not None:
+            chosen = inputs.get(self.by)
+            if chosen is not None and str(chosen) in self.variants:
+                return self.variants[str(chosen)]
+        return self.text
+
+    def sentences(self) -> tuple[str, ...]:
+        """Every sentence it may say."""
+        return tuple(dict.fromkeys([*self.variants.values(), *([self.text] if self.text else [])]))
+
+
+@dataclass(frozen=True)
 class StepDef:
     """A step as one pack writes it (before layering)."""
 
@@ -188,6 +213,7 @@ class StepDef:
     line: int
     key_lines: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
     service_of: str | None = None  # the step records a further service (or receipt) of that step's notice
+    outcome: StepOutcome | None = None  # what its event says happened (`outcome:`)
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
@@ -301,6 +327,8 @@ class Step:
     service_of: str | None = None
     # the owner may file it themselves, through the portal (acts.take_owner_step)
     filed_by_owner: bool = False
+    # what its event says happened (`outcome:`), the city's where it writes one
+    outcome: StepOutcome | None = None
 
     @property
     def legal_input(self) -> Input | None:

@@ -9,7 +9,7 @@ from typing import Any
 from ..model import InForce
 from ..packschema import SERVICE_METHOD, TEXT_LIMIT_MAX
 from ..schema import Where
-from .model import CONTENTS_INPUT, DESIGNATED_INPUT, Condition, Input, StepDef
+from .model import CONTENTS_INPUT, DESIGNATED_INPUT, Condition, Input, StepDef, StepOutcome
 
 
 def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in_force: InForce):
@@ -256,12 +256,29 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     for imp in item.get("imposes", ())
                 ),
                 in_force=_step_in_force(item.get("in_force"), default_in_force, here),
+                outcome=parse_outcome(item.get("outcome")),
                 file=where.file,
                 line=line or 0,
                 key_lines=MappingProxyType(dict(getattr(item, "key_lines", {}))),
             )
         )
     return tuple(steps)
+
+
+def parse_outcome(raw: Any) -> StepOutcome | None:
+    """A step's `outcome:` (its shape and choices checked by packschema): a sentence, or {by, choice: sentence,
+    otherwise}."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        return StepOutcome(text=" ".join(raw.split()))
+    variants = {str(k): " ".join(str(v).split()) for k, v in raw.items() if k not in ("by", "otherwise")}
+    otherwise = raw.get("otherwise")
+    return StepOutcome(
+        text=" ".join(otherwise.split()) if otherwise else None,
+        by=raw["by"],
+        variants=MappingProxyType(variants),
+    )
 
 
 def _step_in_force(raw: Any, default: InForce, where: Where) -> InForce:

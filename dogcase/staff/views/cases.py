@@ -26,10 +26,12 @@ from dogcase.cases.act_forms import (
     read_inputs,
     refusal_row,
 )
+from dogcase.cases.acts import declarations
 from dogcase.cases.files import stored_response
 from dogcase.cases.guards import in_cities, is_read_only, require_writer, staff_required
-from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings
+from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings, was_held
 from dogcase.cases.models import Case, Event, StoredFile, Task
+from dogcase.cases.outcomes import event_outcome
 from dogcase.cases.pages import city_names, installed, not_installed, now_and_today, sentence
 from dogcase.cases.roles import ROLES_BY_GROUP
 from dogcase.documents import acts as document_acts
@@ -49,7 +51,7 @@ from dogcase.staff.present import (
     humanize,
     layer_words,
 )
-from dogcase.staff.stepforms import choice_message, fields_for
+from dogcase.staff.stepforms import choice_message, document_needs, fields_for, form_needs, missing_on_form
 
 
 def _case(user, number: str) -> Case:
@@ -95,12 +97,21 @@ def timeline(
     for e in events:
         if e.corrects_id:
             corrected_by.setdefault(e.corrects_id, []).append(e.seq)
+    corrections = Event.corrected_dates(events)
+    case = events[0].case if events else None
     rows = []
     for e in events:
         recorded = e.data.get("events", {}) if e.kind == Event.Kind.STEP else {}
         rows.append(
             {
                 "seq": e.seq,
+                # what the act did, with its date ("The City Council confirmed the designation on 3 December
+                # 2026."); None for an event that is not a legal act's step
+                "outcome": (
+                    event_outcome(e, j, case=case, corrections=corrections)["text"]
+                    if e.kind == Event.Kind.STEP
+                    else None
+                ),
                 "at": e.at,
                 "actor": e.actor_name,
                 "roles": _roles_words(e.actor_roles),
@@ -132,31 +143,13 @@ def _entered(entered, e: Event) -> list[dict[str, str]]:
     return entered.rows(e.act, e.at, e.data.get("designation") or None, e.data.get("inputs") or {})
 
 
-def entered_summary(entered, events: list[Event]) -> list[dict[str, Any]]:
-    """Everything entered on the case, one row per step taken (its latest taking, corrections aside): the
-    summary at the top of the case page."""
-    latest: dict[str, Event] = {}
-    for e in events:
-        if e.kind == Event.Kind.STEP:
-            latest.pop(e.act, None)
-            latest[e.act] = e
-    out = []
-    for e in latest.values():
-        rows = _entered(entered, e)
-        if rows:
-            out.append(
-                {"label": e.data.get("label") or humanize(e.act), "at": e.at, "seq": e.seq, "rows": rows}
-            )
-    return out
-
-
 def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list[dict]]:
     """(open, closed) obligations of the case, each with its countdown, citations, consequences and the
     events its time is counted from, in the city's words for them (`j`)."""
     open_rows, closed_rows = [], []
     # an obligation met by holding a scheduled hearing says when and where it is
     appointments = hearings_by_obligation(j, scheduled_hearings(case, j), today) if j is not None else {}
-    for ob in case.obligations.all():
+    for ob in case.obligations.exclude(kind="act"):  # an act waiting (cases/acts/waiting.py): a step below
         due = ob.due_at or ob.due_date
         hearing = appointments.get(ob.deadline_id) if ob.status not in ("met", "withdrawn") else None
         row = {
@@ -272,6 +265,20 @@ def _issuing_steps_with_documents(case: Case) -> set[str]:
     return set(IssuedDocument.objects.filter(case=case).values_list("step", flat=True).distinct())
 
 
+def next_due(open_rows: list[dict]) -> dict | None:
+    """What is due next, for the case page's first screen: the soonest open obligation with a date by which it is
+    due (the rows come soonest first), before a time that only opens an act (not before) or one not yet worked
+    out; else the first open row."""
+    dated = [r for r in open_rows if r["kind"] == "due" and r["status"] != "undetermined" and r["due"]]
+    return (dated or open_rows or [None])[0]
+
+
+def _document_count(case: Case) -> int:
+    from dogcase.documents.models import IssuedDocument
+
+    return IssuedDocument.objects.filter(case=case, replaced_by__isnull=True).count()
+
+
 @staff_required
 def case_detail(request, number: str):
     user = request.user
@@ -309,12 +316,20 @@ def case_detail(request, number: str):
             entered=entered,
             documents=timeline_documents(case),
         ),
-        "entered": entered_summary(entered, events),
+        # a hearing still to come; one held is in the timeline, with what was decided
         "hearings": sorted(
-            (scheduled_hearings(case, j, events).values() if j is not None else ()), key=lambda h: h.at
+            (
+                h
+                for name, h in (scheduled_hearings(case, j, events).items() if j is not None else ())
+                if not was_held(j, name, h, state.events)
+            ),
+            key=lambda h: h.at,
         ),
         "open_obligations": open_obligations,
         "closed_obligations": closed_obligations,
+        "next_due": next_due(open_obligations),
+        "document_count": _document_count(case),
+        "message_count": case.messages.count(),
         "allowed_steps": [s for s in steps if s["allowed"]],
         "refused_steps": [s for s in steps if not s["allowed"]],
         "classification": _classification(events),
@@ -324,7 +339,27 @@ def case_detail(request, number: str):
         "custody": custody(state.events),
         "not_installed": None if j else not_installed(case.jurisdiction),
     }
+    # a heavy fold is fetched when opened (static/dogcase/folds.js); ?full=1 shows the whole page without script
+    part = CASE_PARTS.get(request.GET.get("part", ""))
+    if part is not None:
+        if part == CASE_PARTS["notes"]:
+            deadline = request.GET.get("deadline", "")
+            context["o"] = next((o for o in open_obligations if o["deadline_id"] == deadline), None)
+            if context["o"] is None:
+                raise Http404("No such obligation open on this case.")
+        return render(request, part, context)
+    context["full"] = "full" in request.GET
     return render(request, "staff/case_detail.html", context)
+
+
+# The case page's folds whose content is fetched only when opened (the page a phone can hold: issue 20, item 6).
+CASE_PARTS = {
+    "refused": "staff/_partials/case_refused.html",
+    "classification": "staff/_partials/case_classification.html",
+    "notes": "staff/_partials/case_notes.html",
+    "closed": "staff/_partials/case_closed.html",
+    "access": "staff/_partials/case_access.html",
+}
 
 
 # Events that take a dog into the city's custody, and those that end it.
@@ -409,8 +444,9 @@ def act_form(request, number: str, step_id: str):
             for inp in step.inputs
             if inp.kind == "file" and f"in-{inp.id}" in request.FILES
         }
+        needs = form_needs(document_needs(j, step, acts.case_state(case), now))
         try:
-            inputs = read_inputs(step, request.POST, request.FILES, tz=j.tz)
+            inputs = read_inputs(step, request.POST, request.FILES, tz=j.tz, needs=needs)
             # the step and the documents it issues, in one transaction (a step without documents: take_step)
             result = document_acts.take_step(
                 case,
@@ -420,25 +456,33 @@ def act_form(request, number: str, step_id: str):
                 uploads=uploads,
                 expected_version=version,
                 idempotency_key=token,
+                # a declaration the recorded facts do not support needs its reason (cases/acts/declarations)
+                departure_reason=request.POST.get(declarations.FIELD, ""),
             )
         except FormProblem as problem:
             context["errors"][problem.field] = problem.message
             # every other required field left empty, so that the summary lists them all at once
             for inp in step.inputs:
                 if (
-                    inp.required
+                    (inp.required or (inp.id in needs and needs[inp.id][0] is None))
                     and inp.kind not in LIST_KINDS
                     and inp.id not in context["errors"]
                     and not _given(inp, request)
                 ):
-                    context["errors"][inp.id] = _missing_message(inp.kind)
+                    context["errors"][inp.id] = (
+                        needs[inp.id][1] if inp.id in needs else _missing_message(inp.kind)
+                    )
             status = 400
         except document_acts.MissingElements as exc:
-            context["document_missing"] = exc.missing
+            # what this form could have given goes beside its field; the rest (the case's records) above
+            context["errors"].update(missing_on_form(step, exc.missing))
+            context["document_missing"] = [m for m in exc.missing if not missing_on_form(step, [m])]
             status = 400
         except acts.InvalidInput as exc:
             field = _field_of(exc.field, step)
-            if field:
+            if exc.field == declarations.FIELD:  # beside the reason (_partials/declaration_warning.html)
+                context["departure_error"] = sentence(exc.rule)
+            elif field:
                 context["errors"][field] = _input_message(j, step, field, exc.rule, case=case, at=now)
             else:
                 context["general_errors"].append(sentence(f"{humanize(exc.field)}: {exc.rule}"))

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.acts.waiting import KIND as WAITING_KIND
 from dogcase.cases.guards import is_read_only, may_record
 from dogcase.cases.hearings import hearings_to_hold
 from dogcase.cases.pages import city_names, now_and_today
@@ -13,17 +14,22 @@ from dogcase.cases.roles import roles_of
 from dogcase.staff import queries
 from dogcase.staff.present import WHO_WORDS, citations_text, countdown, plural
 
+# an act waiting on staff that no deadline of the law times (cases/acts/waiting.py)
+NO_TIME = {"text": "no time set by law", "tone": "waiting", "days": None}
+
 
 def obligation_row(ob, *, today, now, cities: dict[str, str]) -> dict:
     return {
         "case_number": ob.case.number,
         "dog": ob.case.dog.name,
         "city": cities.get(ob.jurisdiction, ob.jurisdiction),
-        "who": WHO_WORDS.get(ob.who, ob.who),
+        "who": "" if ob.kind == WAITING_KIND else WHO_WORDS.get(ob.who, ob.who),
         "what": ob.what,
         "due": ob.due_at or ob.due_date,
         "is_instant": ob.due_at is not None,
-        "countdown": countdown(ob.due_at or ob.due_date, today=today, now=now, kind=ob.kind),
+        "countdown": NO_TIME
+        if ob.kind == WAITING_KIND and not ob.detail.get("timed")
+        else countdown(ob.due_at or ob.due_date, today=today, now=now, kind=ob.kind),
         "citation": citations_text(ob.citations),
         "consequences": ob.consequences,
         "deadline_id": ob.deadline_id,
@@ -64,8 +70,9 @@ def home(request):
     seizures authorized, a clerk's hearing requests to schedule, notices to send and proof to review, a
     hearing officer's hearings to hold and decisions due, a council clerk's items awaiting the Council, then
     the rest of their role's deadlines and the open tasks) how many items it holds and the most urgent first
-    few; `?list=<id>&page=<n>` reads one list in full, a page at a time. The same queries whatever the number
-    of obligations."""
+    few — with the acts waiting on the role that no deadline times (cases/acts/waiting.py: the Council's
+    confirmation after a recommendation) — each list a fold with its count; `?list=<id>&page=<n>` reads one
+    list in full, a page at a time. The same queries whatever the number of obligations."""
     user = request.user
     if not user.is_authenticated:
         return render(request, "staff/landing.html")
@@ -121,10 +128,19 @@ def home(request):
         }
         return render(request, "staff/dashboard_list.html", context)
 
-    board = queries.dashboard(user, today=today, now=now)
+    # Those who oversee everything see every list folded, its count in the fold's summary, and a few rows of
+    # each (the list's own page reads it in full): the page stays a few phone screens whatever the lists hold.
+    # The others see their own lists open when they hold something, the others folded; the rest of their
+    # deadlines and the open tasks (each repeats a deadline) open only when no list of their own holds anything.
+    oversees = bool(staff_roles(user) & queries.SEES_ALL)
+    size = queries.OVERSEER_PAGE if oversees else queries.DASHBOARD_PAGE
+    board = queries.dashboard(user, today=today, now=now, size=size)
     cap = queries.DASHBOARD_COUNT_CAP  # the dashboard summarises; a list's own page counts further
+    mine = staff_roles(user)
     # the hearings this person is designated to hold (the hearing officer's own list)
     context["hearings"], context["hearings_more"] = hearings_to_hold(user, tuple(cities))
+    own = [w for w in board.lists if w.source != "rest" and w.roles & mine]
+    own_busy = not oversees and any(board.counts[w.id] for w in own)
     sections = [
         {
             "id": w.id,
@@ -135,6 +151,9 @@ def home(request):
             "capped": board.counts[w.id] > cap,
             "empty": w.empty,
             "oldest_first": w.source == "undecided",
+            "open": bool(board.counts[w.id])
+            and not oversees
+            and (bool(w.roles & mine) if w.source != "rest" else not own_busy),
         }
         for w in board.lists
     ]
@@ -145,10 +164,12 @@ def home(request):
         task_count=board.counts["tasks"],
         task_count_words=queries.count_words(board.counts["tasks"], cap),
         tasks_capped=board.counts["tasks"] > cap,
+        tasks_open=bool(board.counts["tasks"]) and not oversees and not own_busy,
         counts=[
             {"id": s["id"], "title": s["title"], "count": s["count"], "words": s["count_words"]}
             for s in sections
         ]
+        + proof_queue_count(user)
         + [
             {
                 "id": "tasks",
@@ -159,6 +180,17 @@ def home(request):
         ],
     )
     return render(request, "staff/dashboard.html", context)
+
+
+def proof_queue_count(user) -> list[dict]:
+    """The one queue of proof to review (what owners sent, dogcase.proofs), counted for those who review it."""
+    from dogcase.proofs import services as proof_services
+    from dogcase.proofs.views import waiting
+
+    if not proof_services.may_review(user):
+        return []
+    count = waiting(user).count()
+    return [{"id": "proofs", "title": "Proof to review", "count": count, "words": queries.count_words(count)}]
 
 
 def task_row(t, *, cities: dict[str, str]) -> dict:

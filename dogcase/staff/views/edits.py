@@ -21,13 +21,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from dogcase.cases import acts, guards, updates
-from dogcase.cases.act_forms import clean_token, new_form_token
+from dogcase.cases.act_forms import new_form_token
 from dogcase.cases.guards import may_record, require_writer, staff_required
 from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises, PriorHistoryEntry
 from dogcase.cases.pages import city_names, now_and_today, sentence
 from dogcase.cases.record_facts import prior_designations
 from dogcase.law import clock, library
-from dogcase.staff import queries
+from dogcase.staff import onetime, queries
 from dogcase.staff.present import field_value_words, humanize
 
 
@@ -346,10 +346,16 @@ def add_owner(request, pk: int):
     new_person = {f.name: "" for f in NEW_PERSON_FORM} | {"preferred_language": Person.Language.ENGLISH}
     errors: dict[str, str] = {}
     general: list[str] = []
-    token = new_form_token()
     status = 200
-    if request.method == "POST":
-        token = clean_token(request.POST.get("idempotency_key")) or token
+    if request.method != "POST":
+        token, answer = onetime.opened(request, user)
+        if answer is not None:
+            return answer
+    else:
+        token = onetime.key_of(request) or new_form_token()
+        done = onetime.used(token)
+        if done is not None:
+            return onetime.show(request, done, user)
         values = {k: (request.POST.get(k) or "").strip() for k in ("person", "since", "reason")}
         new_person = {f.name: (request.POST.get(f"new-{f.name}") or "").strip() for f in NEW_PERSON_FORM}
         new_person["preferred_language"] = new_person["preferred_language"] or Person.Language.ENGLISH
@@ -378,6 +384,7 @@ def add_owner(request, pk: int):
         if not errors:
             try:
                 with transaction.atomic():
+                    onetime.claim(token, user=user, form="owner")
                     if person is None:
                         person = acts.record_person(
                             jurisdiction=dog.jurisdiction,
@@ -386,6 +393,13 @@ def add_owner(request, pk: int):
                             **{k: v for k, v in new_person.items() if v},
                         )
                     updates.add_owner(dog, person=person, actor=user, since=since, reason=values["reason"])
+                    onetime.recorded(
+                        token,
+                        label=f"{person.full_name} as an owner of {dog.name}",
+                        url=reverse("staff:dog", args=[dog.pk]) + "#history",
+                    )
+            except onetime.AlreadyRecorded as exc:
+                return onetime.show(request, exc.claim, user)
             except acts.InvalidInput as exc:
                 field = exc.field.rsplit(".", 1)[-1]
                 if field in ("since", "reason", "person"):
@@ -501,10 +515,16 @@ def add_to_incident(request, number: str):
     values = {"description": "", "witness_name": "", "witness_contact": "", "witness_statement": ""}
     errors: dict[str, str] = {}
     status = 200
-    token = new_form_token()
-    if request.method == "POST":
+    if request.method != "POST":
+        token, answer = onetime.opened(request, request.user)
+        if answer is not None:
+            return answer
+    else:
         values = {k: (request.POST.get(k) or "").strip() for k in values}
-        token = clean_token(request.POST.get("idempotency_key")) or token
+        token = onetime.key_of(request) or new_form_token()
+        done = onetime.used(token)
+        if done is not None:
+            return onetime.show(request, done, request.user)
         upload = request.FILES.get("file")
         witnesses = []
         if values["witness_name"] or values["witness_contact"] or values["witness_statement"]:
@@ -516,20 +536,40 @@ def add_to_incident(request, number: str):
                 }
             )
         try:
-            acts.add_to_incident(
-                incident,
-                actor=request.user,
-                evidence=[(upload, values["description"])] if upload is not None else [],
-                witnesses=witnesses,
-                idempotency_key=token,
-            )
+            with transaction.atomic():
+                onetime.claim(token, user=request.user, form="incident_add")
+                acts.add_to_incident(
+                    incident,
+                    actor=request.user,
+                    evidence=[(upload, values["description"])] if upload is not None else [],
+                    witnesses=witnesses,
+                    idempotency_key=token,
+                )
+                added = " and ".join(
+                    w
+                    for w, given in (("the evidence", upload is not None), ("the witness", bool(witnesses)))
+                    if given
+                )
+                onetime.recorded(
+                    token,
+                    label=f"{added or 'the addition'} added to incident {incident.number}",
+                    url=reverse("staff:incident", args=[incident.number]) + "#i-evidence",
+                )
+        except onetime.AlreadyRecorded as exc:
+            return onetime.show(request, exc.claim, request.user)
         except acts.InvalidInput as exc:
             field = {"evidence[0]": "file", "evidence": "file", "evidence[0].description": "description"}.get(
                 exc.field
             )
             if field is None and exc.field.startswith("witnesses[0]."):
                 field = "witness_" + exc.field.removeprefix("witnesses[0].")
-            errors[field or "file"] = sentence(exc.rule)
+            # this form adds files and witnesses (a victim found later is added through the act): say what it takes
+            rule = (
+                "add a file or a witness"
+                if exc.field == "evidence" and not upload and not witnesses
+                else exc.rule
+            )
+            errors[field or "file"] = sentence(rule)
             status = 400
         else:
             messages.success(request, "Added to the incident.")
@@ -556,10 +596,16 @@ def add_prior_history(request, pk: int):
     fields = ("on", "what", "designation", "by_whom", "source", "note")
     values: dict[str, str] = dict.fromkeys(fields, "")
     errors: dict[str, str] = {}
-    token = new_form_token()
     status = 200
-    if request.method == "POST":
-        token = clean_token(request.POST.get("idempotency_key")) or token
+    if request.method != "POST":
+        token, answer = onetime.opened(request, user)
+        if answer is not None:
+            return answer
+    else:
+        token = onetime.key_of(request) or new_form_token()
+        done = onetime.used(token)
+        if done is not None:
+            return onetime.show(request, done, user)
         values = {k: (request.POST.get(k) or "").strip() for k in fields}
         status = 400
         on = _parse_date(values["on"])
@@ -567,19 +613,28 @@ def add_prior_history(request, pk: int):
             errors["on"] = "Give the date it happened."
         else:
             try:
-                updates.record_prior_history(
-                    dog,
-                    actor=user,
-                    on=on,
-                    what=values["what"],
-                    designation=values["designation"]
-                    if values["what"] != PriorHistoryEntry.What.BITE
-                    else "",
-                    by_whom=values["by_whom"],
-                    source=values["source"],
-                    note=values["note"],
-                    idempotency_key=token,
-                )
+                with transaction.atomic():
+                    onetime.claim(token, user=user, form="prior_history")
+                    updates.record_prior_history(
+                        dog,
+                        actor=user,
+                        on=on,
+                        what=values["what"],
+                        designation=values["designation"]
+                        if values["what"] != PriorHistoryEntry.What.BITE
+                        else "",
+                        by_whom=values["by_whom"],
+                        source=values["source"],
+                        note=values["note"],
+                        idempotency_key=token,
+                    )
+                    onetime.recorded(
+                        token,
+                        label=f"prior history of {dog.name} on {on:%-d %B %Y}",
+                        url=reverse("staff:dog", args=[dog.pk]) + "#prior-history",
+                    )
+            except onetime.AlreadyRecorded as exc:
+                return onetime.show(request, exc.claim, user)
             except acts.InvalidInput as exc:
                 errors[exc.field if exc.field in fields else "what"] = sentence(exc.rule)
             else:

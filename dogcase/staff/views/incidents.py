@@ -12,17 +12,18 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from dogcase.cases import acts
 from dogcase.cases.access import cities_of, require_record_keeper
-from dogcase.cases.act_forms import clean_token, new_form_token
+from dogcase.cases.act_forms import new_form_token
 from dogcase.cases.guards import may_record, staff_required
 from dogcase.cases.models import Dog, Incident, Person, Premises
 from dogcase.cases.pages import city_names, installed, now_and_today, sentence
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.law import InputError, LawError, library
-from dogcase.staff import intake, queries
+from dogcase.staff import intake, onetime, queries
 from dogcase.staff.present import explained_classification
 
 ROW_KINDS = ("dog", "victim", "witness")
@@ -153,6 +154,9 @@ def new_incident(request):
     cities = _require_intake(user)
     now, _ = now_and_today()
     if request.method != "POST":
+        token, answer = onetime.opened(request, user)
+        if answer is not None:
+            return answer
         data = intake.IntakeData(jurisdiction=cities[0] if len(cities) == 1 else "")
         dog_pk = request.GET.get("dog", "")
         if dog_pk.isdecimal() and Dog.objects.filter(pk=dog_pk, jurisdiction__in=cities).exists():
@@ -163,7 +167,7 @@ def new_incident(request):
         return render(
             request,
             "staff/incident_new.html",
-            _form_context(request, data, token=new_form_token(), classification=classification),
+            _form_context(request, data, token=token, classification=classification),
         )
 
     jurisdiction = (request.POST.get("jurisdiction") or "").strip()
@@ -172,20 +176,29 @@ def new_incident(request):
     j = library().get(jurisdiction if jurisdiction in cities else cities[0])
     data = intake.parse(request.POST, vocabulary=j.facts, tz=j.tz, now=now)
     intake.check(data, cities=cities, vocabulary=j.facts)
-    token = clean_token(request.POST.get("idempotency_key")) or new_form_token()
+    token = onetime.key_of(request) or new_form_token()
+    done = onetime.used(token)
+    if done is not None and done.user_id == user.pk:
+        return onetime.show(request, done, user)  # Back and submit again: the incident already recorded
     already = queries.replayed_event(f"{token}:incident")
-    if already is not None and (already.actor_id != user.pk or already.jurisdiction not in cities):
+    if done is not None or (
+        already is not None and (already.actor_id != user.pk or already.jurisdiction not in cities)
+    ):
         # Someone else's form token (as acts.replayed refuses it): say nothing of what it recorded.
         data.errors["general"] = "This form was already used by someone else; nothing was recorded from it."
         context = _form_context(request, data, token=new_form_token(), classification=_classify(data, user))
         return render(request, "staff/incident_new.html", context, status=400)
-    if already is not None:
-        messages.info(request, "This incident was already recorded from this form; it was saved once.")
-        return _after_intake(Incident.objects.get(pk=already.data["id"]))
+    if already is not None:  # a key used before keys were claimed (the acts' own replay of the form)
+        incident = Incident.objects.get(pk=already.data["id"])
+        words = _intake_words(incident)
+        messages.info(request, f"This was already recorded: {words}. Nothing was recorded a second time.")
+        return _after_intake(incident)
     facts, _ = intake.derive_facts(data, j.facts)
     if not data.errors:
         try:
             incident = _record(request, data, facts, token)
+        except onetime.AlreadyRecorded as exc:  # a submission of this form committed while this one waited
+            return onetime.show(request, exc.claim, user)
         except acts.InvalidInput as exc:
             data.errors[_intake_field(exc.field)] = sentence(exc.rule)
         except acts.Refused as exc:
@@ -198,10 +211,21 @@ def new_incident(request):
 
 
 def _after_intake(incident: Incident):
+    return redirect(_intake_url(incident))
+
+
+def _intake_url(incident: Incident) -> str:
+    """Where an incident just recorded is shown: its case, or the incident when it opened several."""
     cases = list(incident.cases.order_by("number"))
     if len(cases) == 1:
-        return redirect("staff:case", number=cases[0].number)
-    return redirect("staff:incident", number=incident.number)
+        return reverse("staff:case", args=[cases[0].number])
+    return reverse("staff:incident", args=[incident.number])
+
+
+def _intake_words(incident: Incident) -> str:
+    numbers = list(incident.cases.order_by("number").values_list("number", flat=True))
+    cases = f"case {numbers[0]}" if len(numbers) == 1 else "cases " + ", ".join(numbers)
+    return f"incident {incident.number}" + (f" ({cases})" if numbers else "")
 
 
 def _intake_field(field: str) -> str:
@@ -222,6 +246,7 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
     user = request.user
     jurisdiction = data.jurisdiction
     with transaction.atomic():
+        onetime.claim(token, user=user, form="incident")  # first: a second submission of this form waits here
         dogs: list[Dog] = []
         for n, row in enumerate(data.dogs):
             p = f"dog-{row.index}-"
@@ -281,6 +306,7 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
         )
         for n, dog in enumerate(dogs):
             acts.open_case(incident=incident, dog=dog, actor=user, idempotency_key=f"{token}:case:{n}")
+        onetime.recorded(token, label=_intake_words(incident), url=_intake_url(incident))
     return incident
 
 

@@ -254,6 +254,7 @@ def incident_detail(request, number: str):
     cases = list(incident.cases.select_related("dog").order_by("number"))
     context = {
         "incident": incident,
+        "observations": list(incident.rabies_observations.select_related("dog").order_by("dog__name", "id")),
         "facts": facts,
         "unknown_facts": [f.question for f in vocabulary.values() if f.id not in incident.facts],
         "cases": [{"case": c, "designation": designation_label(j, c.designation)} for c in cases],
