@@ -133,17 +133,20 @@ def test_from_a_bite_at_intake_to_the_hearing_decision(live_server, page, make_s
     page.wait_for_url(re.compile(rf".*/cases/{number}#timeline"))
 
     timeline = page.locator("#timeline").inner_text()
-    for label in (
-        "Declare the dog potentially dangerous or dangerous",
-        "Serve the notice of declaration on the owner",
-        "Receive the owner's written request for a hearing",
-        "Hold the appeal hearing",
-        "Issue the hearing officer's decision",
+    # each act reads as what happened (issue 20, item 2)
+    for outcome in (
+        "The city declared the dog potentially dangerous",
+        "The city served the notice of the declaration on the owner",
+        "The owner asked in writing for a hearing on the designation",
+        "The appeal hearing was held",
+        "The hearing officer upheld the declaration in a written decision",
     ):
-        assert label in timeline
-    assert "outcome: upheld" in timeline
+        assert outcome in timeline
     assert "§ 90.15 (I)(3)" in timeline
-    assert page.locator(".stage").inner_text() == "Issued the hearing officer's decision"
+    assert (
+        page.locator(".stage").inner_text()
+        == "The hearing officer upheld the declaration in a written decision"
+    )
     case = Case.objects.get(number=number)
     assert list(case.events.filter(kind="step").values_list("act", flat=True)) == [
         "declare",
@@ -182,6 +185,8 @@ def test_the_dashboard_shows_an_overdue_obligation(live_server, page, make_staff
     assert "§ 90.15 (I)(1)" in row.inner_text()
     assert int(page.locator("[data-count=schedule]").inner_text()) >= 1
     tasks = page.locator("#tasks")
+    # the tasks repeat the deadlines listed above: folded while the clerk's own lists hold something
+    tasks.locator("details").first.evaluate("d => d.open = true")
     assert "schedule the appeal hearing" in tasks.inner_text()
     # Marking the task done takes it off the list.
     before = int(page.locator("[data-count=tasks]").inner_text())
