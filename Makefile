@@ -18,7 +18,7 @@ help:
 	@echo "make system-packages  install the Debian packages the documents need (Pango, DejaVu fonts, pdftotext)"
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/ with the worker and the daily sweep"
 	@echo "make serve      production: gunicorn (DEBUG=False) + the worker + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS, DOGCASE_SITE_URL"
-	@echo "make test       lint, check-deploy, then the tests on SQLite and on PostgreSQL (browser tests included)"
+	@echo "make test       lint, check-deploy, then the tests on SQLite (with the browser tests) and on PostgreSQL"
 	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
 	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
