@@ -314,3 +314,87 @@ def set_active(user, *, actor, active: bool):
             )
     # an inactive user's open sessions end at their next request (ModelBackend.get_user refuses them)
     return user
+
+
+def city_ids() -> list[str]:
+    """The cities (and counties) this deployment serves: its city packs."""
+    return sorted(j for j, jur in library().jurisdictions.items() if jur.pack.kind == "city")
+
+
+def make_administrator(
+    *,
+    username: str,
+    password: str | None,
+    cities: Iterable[str],
+    email: str = "",
+    first_name: str = "",
+    last_name: str = "",
+    existing: bool = False,
+):
+    """The first administrator of a deployment, made on the server (no administrator exists yet to make one):
+    a new account with the administrator role for the cities named, or (`existing`) an account already there
+    (e.g. one made with Django's createsuperuser) given that role and those cities. Audited in each city as a
+    change made on the server."""
+    User = get_user_model()
+    username = (username or "").strip()
+    if not username:
+        raise AccountProblem("username", "Give the administrator a username.")
+    known = city_ids()
+    cities = sorted(set(cities))
+    if not cities:
+        raise AccountProblem("cities", f"Name at least one city; this deployment serves: {', '.join(known)}.")
+    unknown = [c for c in cities if c not in known]
+    if unknown:
+        raise AccountProblem(
+            "cities", f"Unknown city {', '.join(unknown)}; this deployment serves: {', '.join(known)}."
+        )
+    user = User.objects.filter(username__iexact=username).first()
+    if user is not None and not existing:
+        raise AccountProblem(
+            "username",
+            f"The username {user.username} is taken; to make that account an administrator, say so.",
+        )
+    if user is None and existing:
+        raise AccountProblem("username", f"There is no account {username}.")
+    if user is None:
+        try:
+            User._meta.get_field("username").run_validators(username)
+        except ValidationError as exc:
+            raise AccountProblem("username", " ".join(exc.messages)) from None
+        user = User(username=username, first_name=first_name, last_name=last_name, email=email)
+        if not password:
+            raise AccountProblem("password", "Give the new administrator a password.")
+        try:
+            validate_password(password, user=user)
+        except ValidationError as exc:
+            raise AccountProblem("password", " ".join(exc.messages)) from None
+        user.set_password(password)
+        created = True
+    else:
+        created = False
+    if not user.is_active:
+        raise AccountProblem("username", f"The account {user.username} is deactivated.")
+    at = now()
+    with transaction.atomic():
+        user.save()
+        user.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
+        added = [c for c in cities if CityAccess.objects.get_or_create(user=user, jurisdiction=c)[1]]
+        for city in cities:
+            what = "Created the account" if created else "Gave the account"
+            append_event(
+                at=at,
+                jurisdiction=city,
+                kind=Event.Kind.SYSTEM,
+                act="account_created" if created else "access_changed",
+                summary=f"{what} {user.username} the administrator role for {city_name(city)}, on the server",
+                actor_name="the server's command line",
+                data={
+                    "user": user.pk,
+                    "username": user.username,
+                    "roles": [ADMINISTRATOR],
+                    "cities": cities,
+                    "city_added": city in added,
+                    "by": "create_administrator",
+                },
+            )
+    return user
