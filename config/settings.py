@@ -310,7 +310,15 @@ if not SECURE_HSTS_PRELOAD:
 
 # /healthz answers before the host check and the HTTPS redirect (a load balancer asks by address, over plain
 # HTTP on the private network); every other request is logged once.
-MIDDLEWARE = ["dogcase.ops.health.HealthCheck", "dogcase.ops.logs.RequestLog", *MIDDLEWARE]
+MIDDLEWARE = [
+    "dogcase.ops.health.HealthCheck",
+    "dogcase.ops.logs.RequestLog",
+    # a law pack written on the running server is used from the next request (checked at most this often)
+    "dogcase.ops.lawreload.LawReload",
+    *MIDDLEWARE,
+]
+# How often (seconds) each web process looks whether a law pack file was written; 0: never (a restart takes it).
+DOGCASE_LAW_RELOAD_SECONDS = envint("DOGCASE_LAW_RELOAD_SECONDS", "10")
 
 DOGCASE_STORAGE = os.getenv("DOGCASE_STORAGE", "local")
 if DOGCASE_STORAGE == "s3":

@@ -98,7 +98,9 @@ def cmd_deadline(args: argparse.Namespace) -> None:
     _out(answer)
 
 
-def cmd_law(args: argparse.Namespace) -> None:
+def cmd_law(args: argparse.Namespace) -> int | None:
+    if args.law_command == "changes":
+        return cmd_law_changes()
     packs = getattr(args, "packs", None)
     lib = law.Library(Path(packs)) if packs else law.library()
     if args.law_command == "list":
@@ -134,6 +136,48 @@ def cmd_law(args: argparse.Namespace) -> None:
         _out(j.show(on))
     else:
         _out(law.conflicts(args.jurisdiction, on, lib=lib))
+
+
+def cmd_law_changes() -> int:
+    """What the packs on disk change from the version last taken into use (recorded in the database): what
+    the servers will use within DOGCASE_LAW_RELOAD_SECONDS, and the next sweep; exit 1 if they do not load
+    (the servers then keep the law they have)."""
+    _django()
+    from django.conf import settings
+
+    from dogcase.cases.lawversions import current
+    from dogcase.law import changes
+    from dogcase.law.loader import PACKS_DIR
+
+    texts = changes.law_texts(PACKS_DIR)
+    on_disk: dict[str, Any] = {"fingerprint": changes.fingerprint(texts), "loads": True}
+    try:
+        law.Library(PACKS_DIR)
+    except PackError as exc:
+        on_disk |= {"loads": False, "error": f"{exc.file}:{exc.line or ''}: {exc.message}"}
+    version = current()
+    every = settings.DOGCASE_LAW_RELOAD_SECONDS
+    answer: dict[str, Any] = {
+        "on_disk": on_disk,
+        "in_use": {"fingerprint": version.fingerprint, "since": version.first_used_at.isoformat()}
+        if version
+        else None,
+        "changes": [str(c) for c in changes.what_changed(version.texts, texts)] if version else [],
+    }
+    if not on_disk["loads"]:
+        answer["what_happens"] = "the packs on disk do not load: the servers keep the law in use"
+    elif version is None:
+        answer["what_happens"] = "no version is recorded yet: the next sweep records the one in use"
+    elif version.fingerprint == on_disk["fingerprint"]:
+        answer["what_happens"] = "the packs on disk are the law in use"
+    else:
+        answer["what_happens"] = (
+            f"each web process takes them within {every} seconds of its next request"
+            if every > 0
+            else "a restart of the web processes takes them (DOGCASE_LAW_RELOAD_SECONDS=0)"
+        ) + "; the next sweep too, and it recomputes the open cases they touch"
+    _out(answer)
+    return 0 if on_disk["loads"] else 1
 
 
 def _defects_markdown(packs) -> str:
@@ -193,6 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     law_sub.add_parser("list", help="the jurisdictions")
     q = law_sub.add_parser("check", help="load and validate every pack (warnings go to stderr; exit 0)")
     q.add_argument("--packs", metavar="DIR", help="a packs folder to check (default: the shipped packs)")
+    law_sub.add_parser(
+        "changes",
+        help="what the packs on disk change from the law in use (exit 1 if they do not load)",
+    )
     q = law_sub.add_parser("defects", help="the known defects and ambiguities of the texts")
     q.add_argument("pack", nargs="?", help="one pack (default: all)")
     q.add_argument("--markdown", action="store_true", help="as a Markdown document")

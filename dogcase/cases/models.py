@@ -702,5 +702,7 @@ def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None)
     return scheduled_hearings(case, j).get(event_name)
 
 
-# The rabies observation's record lives in its own module; imported here so that it is registered with the app.
+# The rabies observation's record and the versions of the law packs in use live in their own modules; imported
+# here so that they are registered with the app.
+from dogcase.cases.lawversions import LawVersion  # noqa: E402, F401
 from dogcase.cases.observations import RabiesObservation  # noqa: E402, F401

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-import functools
+import threading
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from . import changes
 from .clock import ALLOWED_COUNTING, HolidayRule
 from .documents import parse_documents, parse_offices
 from .errors import PackError, UnknownJurisdiction
@@ -615,7 +617,85 @@ def _head(folder: Path, root: Path) -> tuple[str | None, str | None, Any]:
     )
 
 
-@functools.cache
+@dataclass
+class _Loaded:
+    library: Library
+    stamp: tuple  # changes.stamp of the files when they were read
+    texts: dict[str, str]  # changes.law_texts: what was read
+    refused: tuple | None = None  # the stamp of files found not to load (not tried again until written again)
+
+
+_LOADED: dict[str, _Loaded] = {}
+_LOCK = threading.Lock()
+
+
+def _read(root: Path) -> _Loaded:
+    """The packs under `root` with the texts they were read from: read again if a file was written meanwhile."""
+    for _ in range(3):
+        before = changes.stamp(root)
+        library = Library(root)
+        texts = changes.law_texts(root)
+        if changes.stamp(root) == before:
+            break
+    return _Loaded(library, before, texts)
+
+
 def load_all(root: str | None = None) -> Library:
-    """The packs shipped with dogcase (or under `root`), loaded once per process."""
-    return Library(Path(root) if root else PACKS_DIR)
+    """The packs shipped with dogcase (or under `root`), loaded once per process (`reload_if_changed` takes a
+    newer version of the files)."""
+    folder = Path(root) if root else PACKS_DIR
+    key = str(folder)
+    loaded = _LOADED.get(key)
+    if loaded is None:
+        with _LOCK:
+            loaded = _LOADED.get(key)
+            if loaded is None:
+                loaded = _LOADED[key] = _read(folder)
+    return loaded.library
+
+
+def loaded_texts(root: str | None = None) -> dict[str, str]:
+    """The law files' texts the library in use was read from."""
+    load_all(root)
+    return _LOADED[str(Path(root) if root else PACKS_DIR)].texts
+
+
+def forget_loaded() -> None:
+    """Drop every library loaded (the next `load_all` reads the files)."""
+    with _LOCK:
+        _LOADED.clear()
+
+
+@dataclass(frozen=True)
+class Reload:
+    """What `reload_if_changed` did: the library before and after (the same when the new files were refused),
+    the changes in words, and the error of files that do not load."""
+
+    before: Library
+    after: Library
+    changes: tuple[changes.Change, ...] = ()
+    error: PackError | None = None
+
+
+def reload_if_changed(root: str | None = None) -> Reload | None:
+    """When a law file was written since the library in use was read: read the files again and, if they load,
+    use them from now on (a request already running keeps the library it holds); if they do not, keep the
+    library in use and say why. None when nothing was written (or files already refused are unchanged)."""
+    folder = Path(root) if root else PACKS_DIR
+    key = str(folder)
+    load_all(root)
+    now = changes.stamp(folder)
+    loaded = _LOADED[key]
+    if now == loaded.stamp or now == loaded.refused:
+        return None
+    with _LOCK:
+        loaded = _LOADED[key]
+        if now == loaded.stamp or now == loaded.refused:
+            return None
+        try:
+            fresh = _read(folder)
+        except PackError as error:
+            loaded.refused = now
+            return Reload(loaded.library, loaded.library, (), error)
+        _LOADED[key] = fresh
+    return Reload(loaded.library, fresh.library, tuple(changes.what_changed(loaded.texts, fresh.texts)))

@@ -21,9 +21,11 @@ from dogcase.cases.acts.observation import keep_observation_row, rebuild_observa
 from dogcase.cases.acts.waiting import KIND as WAITING_KIND
 from dogcase.cases.acts.waiting import waiting_acts
 from dogcase.cases.audit import append_event, jsonable
+from dogcase.cases.lawchanges import take_newer_law
 from dogcase.cases.models import Case, Event, Obligation, Task, case_state, jurisdiction_of
 from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.law import CaseState, library
+from dogcase.law.loader import PACKS_DIR, loaded_texts
 
 # ------------------------------------------------------------------------------------------- obligations
 
@@ -52,10 +54,16 @@ def _law_content_hash(j) -> str:
     if cached is not None and cached[0] is j:
         return cached[1]
     digest = hashlib.sha256(OBLIGATION_ROWS_VERSION.encode())
+    # the texts the shipped library in use was read from (not the files now: one may have been written since);
+    # a library read from elsewhere, its files
+    texts = loaded_texts()
     files = [Path(layer.folder) / "pack.yaml" for layer in j.layers]
     files.append(Path(library().root) / "facts.yaml")
     for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        text = texts.get(f"{path.parent.name}/pack.yaml" if path.name == "pack.yaml" else path.name)
+        if path.parent not in (PACKS_DIR, PACKS_DIR / path.parent.name) or text is None:
+            text = path.read_text(encoding="utf-8")
+        digest.update(path.name.encode() + b"\0" + text.encode() + b"\0")
     value = digest.hexdigest()[:40]
     _CONTENT_HASHES[j.id] = (j, value)
     return value
@@ -329,6 +337,7 @@ def sweep(
     tasks (what every sweep did before; for after an upgrade of dogcase's own code)."""
     at = at or now()
     report = SweepReport()
+    take_newer_law()  # a pack written since this process read the packs is used (and recorded) from now on
     lib = library()
     cases = Case.objects.filter(status=Case.Status.OPEN).order_by()
     if jurisdiction:
