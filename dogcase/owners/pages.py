@@ -17,6 +17,8 @@ from dogcase.cases.models import Case, Event, Person
 from dogcase.documents.next_steps import box_rows, date_words, next_steps
 from dogcase.documents.sources import city_office
 from dogcase.law import InputError
+from dogcase.proofs.conditions import conditions as proof_conditions
+from dogcase.proofs.conditions import registered
 
 # What an owner's filing is called on the owner's page, by the event the filing records (the fact
 # vocabulary's words, not a city's): the step's own label is the city's side of it ("Receive the request").
@@ -263,3 +265,14 @@ def filed_with(j, step, designation: str | None) -> str:
     roles = step.roles_by_designation.get(designation or "", None) or step.roles
     labels = [j.roles[r].label for r in sorted(roles) if r in j.roles]
     return " or ".join(labels)
+
+
+def proof_needed(case: Case) -> dict[str, Any]:
+    """What proof the law asks of the owner now (dogcase.proofs.conditions), and whether any of it is a
+    condition of the dog's registration: the page says "registration" only then (a city that registers no
+    dangerous dog asks for none)."""
+    found = proof_conditions(case)
+    return {
+        "conditions": found,
+        "registration": registered(case) and any(c.condition_of_registration for c in found),
+    }

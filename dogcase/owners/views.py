@@ -180,6 +180,7 @@ def case_page(request, case, person):
         "stands": pages.where_it_stands(case, person, j, language),
         "contact": pages.contact(j),
         "owner_steps": pages.owner_steps(case, person, j, now, language),
+        "proof": pages.proof_needed(case),
         "today": date_words(timezone.localdate(), language),
         "filed": request.GET.get("filed") == "1",
     }

@@ -145,3 +145,15 @@ def _condition(rid: str, what: str, versions: list, of_registration: bool, provi
 
 def condition(case, condition_id: str, at: dt.datetime | None = None) -> Condition | None:
     return next((c for c in conditions(case, at) if c.id == condition_id), None)
+
+
+def registered(case, at: dt.datetime | None = None) -> bool:
+    """Does the law in force register a dog of this case's designation (a step issues its certificate of
+    registration)? Where it does not (a potentially dangerous dog in most cities, a Tracy vicious dog), the
+    owner's pages never speak of a registration, whatever conditions the law asks the owner to prove."""
+    if not case.designation:
+        return False
+    at = at or timezone.now()
+    j = jurisdiction_of(case)
+    day = timezone.localtime(at, j.tz).date()
+    return any(s.act == "issue_certificate" and s.applies_to(case.designation) for s in j.procedure(day))

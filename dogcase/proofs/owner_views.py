@@ -104,7 +104,8 @@ def _owned(case, person) -> None:
 
 
 def proof_list(request, case, person):
-    """Each condition of registration in plain English with its citation, and where its proof stands."""
+    """Each condition the law asks the owner to prove (of the registration, where the law registers the dog)
+    in plain English with its citation, and where its proof stands."""
     _owned(case, person)
     rows = services.standing(case)
     for row in rows:
@@ -112,7 +113,12 @@ def proof_list(request, case, person):
             {"proof": p, "status": STATUS_WORDS[p.status], "files": list(p.files.all())}
             for p in row["proofs"]
         ]
-    return render(request, "proofs/owner_list.html", {"case": case, "person": person, "rows": rows})
+    registration = law.registered(case) and any(row["condition"].condition_of_registration for row in rows)
+    return render(
+        request,
+        "proofs/owner_list.html",
+        {"case": case, "person": person, "rows": rows, "registration": registration},
+    )
 
 
 @csrf_protect
