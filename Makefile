@@ -11,7 +11,7 @@ RUNSERVER_ADDR ?= 127.0.0.1:8000
 # server starts); the environment's DOGCASE_SITE_URL wins.
 DOGCASE_SITE_URL ?= http://$(RUNSERVER_ADDR)
 
-.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres bench bench-sweep bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
+.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres mutate bench bench-sweep bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
@@ -19,6 +19,7 @@ help:
 	@echo "make run        migrate, seed demo users, serve on http://$(RUNSERVER_ADDR)/ with the worker and the daily sweep"
 	@echo "make serve      production: gunicorn (DEBUG=False) + the worker + the daily sweep; needs SECRET_KEY, ALLOWED_HOSTS, DOGCASE_SITE_URL"
 	@echo "make test       lint, check-deploy, then the tests on SQLite (with the browser tests) and on PostgreSQL"
+	@echo "make mutate     change the law packs one rule at a time and report each change the tests miss (MUTATE=--pack tracy-mn ...)"
 	@echo "make check-deploy  manage.py check --deploy with a production-like environment: no warning allowed"
 	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
@@ -84,6 +85,12 @@ test-sqlite: venv browsers
 
 test-postgres: venv browsers
 	scripts/test-postgres.sh
+
+# Each change to a pack's rules (a condition dropped, an actor added, a period a day longer...) must fail a law
+# test; `tests/mutation/equivalent/` lists the changes that alter nothing, each with its reason. MUTATE passes
+# options (--pack, --only, --workers, --list, --json FILE).
+mutate: venv
+	$(PY) -m tests.mutation.mutate $(MUTATE)
 
 bench: venv
 	$(PY) bench/run.py

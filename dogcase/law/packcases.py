@@ -62,6 +62,8 @@ CASES = Record(
                             "allowed": BOOL,
                             "codes": ListOf(OneOf(*REFUSAL_CODES)),
                             "cites": ListOf(STR),
+                            # the refusals cite these provisions and no other
+                            "cites_only": BOOL,
                             "layer": OneOf("city", "state", "city+state"),
                             "obligations": MapOf(
                                 Record(
@@ -98,6 +100,9 @@ CASES = Record(
                     "expect": Record(
                         optional={
                             "due": Optional(DATE_OR_SCALAR),
+                            # while a provision cannot be computed yet: the date the time is at least (or
+                            # at most) by the provisions that can
+                            "bound": DATE_OR_SCALAR,
                             "set_by": ListOf(STR),
                             "status": OneOf("determined", "undetermined"),
                             "entries": INT,

@@ -119,6 +119,11 @@ def _check_deadline_answer(pack_id, answer, expect, whom):
         else:
             assert answer["due"] is not None, (whom, answer.get("reasons"))
             assert _as_instant(answer["due"]) == _as_instant(expect["due"]), (whom, answer["entries"])
+    if "bound" in expect:
+        bound = answer.get("bound") or {}
+        value = bound.get("at_least") or bound.get("at_most")
+        assert value is not None, (whom, "no bound", answer.get("reasons"))
+        assert _as_instant(value) == _as_instant(expect["bound"]), (whom, answer["entries"])
     if "set_by" in expect:
         assert sorted(answer.get("set_by", [])) == sorted(_key(pack_id, r) for r in expect["set_by"]), whom
     if "entries" in expect:

@@ -341,9 +341,22 @@ class CaseContext(CaseObligations):
         for des in designations:
             allowed_roles |= step.roles_by_designation.get(des, frozenset())
             authority += [a for a in step.authority.get(des, ()) if a not in authority]
-        if not actor.roles & allowed_roles:
+        if not allowed_roles:
+            # the law gives the step to no one for this dog (e.g. security for the costs of care, which
+            # 347.541 gives a dangerous dog's owner only)
+            label = (
+                self.j.designations[designations[0]].label.lower()
+                if designations and designations[0] in self.j.designations
+                else "dog"
+            )
+            refusals.append(
+                Refusal(
+                    f"The law gives no one this step for a {label}.", self.step_cite(step), "not_empowered"
+                )
+            )
+        elif not actor.roles & allowed_roles:
             names = [self.j.roles[r].label if r in self.j.roles else r for r in sorted(allowed_roles)]
-            who = " or ".join(names) if names else "no one"
+            who = " or ".join(names)
             if authority:
                 reason = f"Only the {who} may do this ({'; '.join(a['citation'] for a in authority)})."
                 cite = authority[0]
