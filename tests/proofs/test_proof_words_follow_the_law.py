@@ -67,7 +67,8 @@ def test_the_owner_s_case_page_lists_the_proof_asked_under_the_right_heading(sto
     assert sign_in(client, issue(s)).status_code == 302
     html = client.get(f"/owner/cases/{s.case.number}/").content.decode()
     found = conditions(s.case)
-    assert found  # Battle Lake asks both owners for proof: (C)(5)(b)'s enclosure is read as of both designations
+    # Battle Lake asks both owners for proof: (C)(5)(b)'s enclosure is read as of both designations
+    assert found
     assert f'<h2 id="proof-h">{heading}</h2>' in html
     for c in found:
         assert c.citation in html
