@@ -409,7 +409,9 @@ def test_a_hearing_date_outside_the_14_days_names_the_last_allowed_day(officer, 
         case,
         "serve_notice",
         officer,
-        at=now - dt.timedelta(days=1, hours=1),
+        # noon yesterday in the city: "an hour before yesterday this time" is the day before in the first hour
+        # of a day (and served_on may not be after the day it is recorded)
+        at=timezone.make_aware(dt.datetime.combine(yesterday, dt.time(12))),
         served_on=yesterday.isoformat(),
         method="personal",
         served_owner="Owner",

@@ -426,6 +426,14 @@ def act_form(request, number: str, step_id: str):
     version = case.version
     token = new_form_token()
     status = 200
+    if request.method == "GET" and (key := clean_token(request.GET.get("key"))):
+        # the form's own address (formkey.js): Back to a form already sent shows the act it recorded
+        done = Event.objects.filter(idempotency_key=key).only("actor_id", "case_id").first()
+        if done is None:
+            token = key
+        elif done.actor_id == user.pk and done.case_id == case.pk:
+            messages.info(request, f"“{step.label}” was already recorded from this form; it was saved once.")
+            return redirect(reverse("staff:case", args=[case.number]) + "#timeline")
     # "Preview" (without JavaScript) re-shows the form and the documents' drafts with what was typed
     previewing = request.method == "POST" and "preview" in request.POST
     if previewing:
