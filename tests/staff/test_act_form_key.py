@@ -25,7 +25,10 @@ def _further_service(case, actor, token):
     case.refresh_from_db()
     today = timezone.localdate().isoformat()
     inputs = with_complete_notices(
-        case, "record_further_service", acts.now(), {"sent_on": today, "method": "personal", "served_owner": "O"}
+        case,
+        "record_further_service",
+        acts.now(),
+        {"sent_on": today, "method": "personal", "served_owner": "O"},
     )
     return document_acts.take_step_without_issuing(
         case,
