@@ -70,12 +70,15 @@ def test_a_late_hearing_date_is_refused_with_the_last_allowed_day(
     now = acts.now()
     case = record_bite(officer, occurred_at=now - dt.timedelta(days=3))
     declare(case, officer, designation="dangerous", at=now - dt.timedelta(days=2))
-    yesterday = (timezone.localdate(now) - dt.timedelta(days=1)).isoformat()
+    day_before = timezone.localdate(now) - dt.timedelta(days=1)
+    yesterday = day_before.isoformat()
     take(
         case,
         "serve_notice",
         officer,
-        at=now - dt.timedelta(days=1, hours=1),
+        # noon yesterday in the city: "an hour before yesterday this time" is the day before in the first hour
+        # of a day (and served_on may not be after the day it is recorded)
+        at=timezone.make_aware(dt.datetime.combine(day_before, dt.time(12))),
         served_on=yesterday,
         method="personal",
         served_owner="Owner",
