@@ -90,17 +90,22 @@ def _as_instant(value) -> dt.datetime | dt.date:
     return dt.datetime.fromisoformat(text) if "T" in text else dt.date.fromisoformat(text)
 
 
-def _check_deadline(j, pack_id, row):
+def deadline_answer(j, row) -> dict:
+    """The engine's answer to a deadline row (also read by test_pack_coverage)."""
     events = parse_events(
         {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in row["events"].items()}
     )
-    answer = j.deadline(
+    return j.deadline(
         row["deadline"],
         events,
         on=row.get("on"),
         settings=row.get("settings"),
         designation=row.get("designation"),
     )
+
+
+def _check_deadline(j, pack_id, row):
+    answer = deadline_answer(j, row)
     expect = row["expect"]
     if answer["status"] == "by_designation" and expect.get("status") != "by_designation":
         # the provisions differ by designation: a row that names none holds for every designation they reach

@@ -12,12 +12,13 @@ from contextlib import contextmanager
 
 import pytest
 
-from dogcase.law import clock, library, parse_events
+from dogcase.law import clock, library
 from dogcase.law.loader import PACKS_DIR
 from dogcase.law.yamlsource import read_yaml
 from tests.mutation.mutate import equivalents, mutations_of
 
 from .procedure_rows import check_row, procedure_rows
+from .test_pack_cases import deadline_answer
 
 # the changes `make mutate` makes that alter nothing the engine does, each with the reason
 # (tests/mutation/equivalent.yaml): no row can tell them apart, and none is asked for
@@ -190,16 +191,7 @@ def _alternatives(name: str, effect) -> list[tuple[str, int, str]]:
 
 
 def _answers(j, row) -> list[dict]:
-    events = parse_events(
-        {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in row["events"].items()}
-    )
-    answer = j.deadline(
-        row["deadline"],
-        events,
-        on=row.get("on"),
-        settings=row.get("settings"),
-        designation=row.get("designation"),
-    )
+    answer = deadline_answer(j, row)
     if answer["status"] == "by_designation" and (row["expect"].get("status") != "by_designation"):
         return list(answer["by_designation"])
     return [answer]
