@@ -138,6 +138,64 @@ def cmd_law(args: argparse.Namespace) -> int | None:
         _out(law.conflicts(args.jurisdiction, on, lib=lib))
 
 
+def cmd_city(args: argparse.Namespace) -> int | None:
+    from dogcase.law.loader import PACKS_DIR, site_packs_dir
+
+    site = site_packs_dir()
+    if args.city_command == "list":
+        lib = law.Library(PACKS_DIR, site)
+        _out(
+            [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "kind": p.kind,
+                    "case_prefix": p.case_prefix,
+                    "law": "the state law alone"
+                    if not (p.provisions or p.procedure)
+                    else "its own and the state's",
+                    "pack": str(Path(p.folder) / "pack.yaml"),
+                    "added_on_this_server": site is not None and Path(p.folder).parent == site,
+                }
+                for p in lib.packs.values()
+                if p.kind != "state"
+            ]
+        )
+        return None
+    from dogcase.law import sitepacks
+
+    if not args.state_only:
+        _fail(
+            "--state-only",
+            "`city add` adds a city or county with no dangerous-dog text of its own; give --state-only. A city "
+            "with an ordinance of its own is written as a law pack (docs/law-packs.md, Adding a city).",
+        )
+    new = sitepacks.add_state_only(
+        args.name,
+        kind="county" if args.county else "city",
+        jurisdiction_id=args.id,
+        case_prefix=args.case_prefix,
+        observes=_key_values(args.observes or [], "--observes"),
+        authority_name=args.authority,
+        site=site,
+    )
+    answer: dict[str, Any] = {"added": new.as_dict()}
+    if args.address or args.telephone:
+        _django()
+        from dogcase.documents.offices import supply_office
+
+        for office in ("animal_control_authority", "letterhead"):
+            supply_office(new.id, office, address=args.address or "", telephone=args.telephone or "")
+        answer["offices"] = "the authority's and the letterhead's address and telephone are recorded"
+    answer["next"] = [
+        "the servers take the new pack within DOGCASE_LAW_RELOAD_SECONDS (or on restart)",
+        f"give staff access on the Users page, or: manage.py create_administrator NAME --city {new.id}",
+        "the address and telephone of its offices: the administrator's City settings page",
+    ]
+    _out(answer)
+    return 0
+
+
 def cmd_law_changes() -> int:
     """What the packs on disk change from the version last taken into use (recorded in the database): what
     the servers will use within DOGCASE_LAW_RELOAD_SECONDS, and the next sweep; exit 1 if they do not load
@@ -147,12 +205,13 @@ def cmd_law_changes() -> int:
 
     from dogcase.cases.lawversions import current
     from dogcase.law import changes
-    from dogcase.law.loader import PACKS_DIR
+    from dogcase.law.loader import PACKS_DIR, site_packs_dir
 
-    texts = changes.law_texts(PACKS_DIR)
+    site = site_packs_dir()
+    texts = changes.law_texts(PACKS_DIR, site)
     on_disk: dict[str, Any] = {"fingerprint": changes.fingerprint(texts), "loads": True}
     try:
-        law.Library(PACKS_DIR)
+        law.Library(PACKS_DIR, site)
     except PackError as exc:
         on_disk |= {"loads": False, "error": f"{exc.file}:{exc.line or ''}: {exc.message}"}
     version = current()
@@ -252,6 +311,39 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("jurisdiction")
         q.add_argument("--on", help="a date (default: today in the jurisdiction)")
     p.set_defaults(func=cmd_law)
+
+    p = sub.add_parser("city", help="the cities and counties this server serves")
+    city_sub = p.add_subparsers(dest="city_command", required=True, parser_class=_Parser)
+    city_sub.add_parser("list", help="each city and county, its case prefix and where its law pack is")
+    q = city_sub.add_parser(
+        "add",
+        help="add a city or county with no dangerous-dog ordinance of its own: the state law is its whole law "
+        "(347.565); its pack is written to the site's packs folder (DOGCASE_SITE_PACKS_DIR)",
+    )
+    q.add_argument("name", metavar="NAME", help='e.g. "Example, MN" or, with --county, "Lake County"')
+    q.add_argument(
+        "--state-only",
+        action="store_true",
+        help="the city or county has no dangerous-dog text of its own (required: a city with an ordinance is "
+        "written as a law pack, docs/law-packs.md)",
+    )
+    q.add_argument("--county", action="store_true", help="a county: the Sheriff's office is the authority")
+    q.add_argument("--id", help="the jurisdiction id (default: from the name, e.g. example-mn)")
+    q.add_argument("--case-prefix", help="the letters case numbers start with (default: the name's initials)")
+    q.add_argument(
+        "--observes",
+        action="append",
+        metavar="HOLIDAY=yes|no",
+        help="whether it observes a holiday the state leaves to it (645.44 subd. 5); each such holiday once",
+    )
+    q.add_argument(
+        "--authority",
+        help="the name of its animal control authority as documents print it (default: the city's animal "
+        "control, or the county Sheriff's Office)",
+    )
+    q.add_argument("--address", help="the authority's address, printed on documents (the city's offices)")
+    q.add_argument("--telephone", help="the authority's telephone, printed on documents")
+    p.set_defaults(func=cmd_city)
 
     p = sub.add_parser("audit", help="the audit trail")
     audit_sub = p.add_subparsers(dest="audit_command", required=True, parser_class=_Parser)

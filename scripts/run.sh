@@ -28,7 +28,9 @@ step() {
 }
 
 step "Checking the law packs" "$LOGS/law-check.log" "$VENV/bin/dogcase" law check
-warnings=$(grep -c '^warning:' "$LOGS/law-check.log" || true)
+# an office's address or telephone a pack leaves out is a city's setting (the City settings page; the demo fills
+# them in), not a problem of the law: counted apart
+warnings=$(grep '^warning:' "$LOGS/law-check.log" | grep -vc 'jurisdiction\.offices\.' || true)
 echo "Law packs checked: no errors, $warnings warning(s) for the cities to settle (details: $LOGS/law-check.log)."
 step "Preparing the database" "$LOGS/setup.log" "$VENV/bin/python" manage.py migrate --noinput
 "$VENV/bin/python" manage.py seed_demo 2>>"$LOGS/setup.log"

@@ -318,7 +318,7 @@ def set_active(user, *, actor, active: bool):
 
 def city_ids() -> list[str]:
     """The cities (and counties) this deployment serves: its city packs."""
-    return sorted(j for j, jur in library().jurisdictions.items() if jur.pack.kind == "city")
+    return sorted(j for j, jur in library().jurisdictions.items() if jur.pack.kind != "state")
 
 
 def make_administrator(

@@ -73,7 +73,7 @@ def record_law_in_use(at: dt.datetime) -> LawVersion | None:
                 return version
             lib = library()
             for city, j in sorted(lib.jurisdictions.items()):
-                if j.pack.kind != "city":
+                if j.pack.kind == "state":
                     continue
                 folders = {Path(layer.folder).name for layer in j.layers}
                 mine = [c for c in found if c.pack in folders or c.pack == "facts.yaml"]

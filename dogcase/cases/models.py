@@ -42,7 +42,7 @@ class CityAccess(models.Model):
         return f"{self.user} @ {self.jurisdiction}"
 
     def clean(self) -> None:
-        cities = sorted(j for j, jur in library().jurisdictions.items() if jur.pack.kind == "city")
+        cities = sorted(j for j, jur in library().jurisdictions.items() if jur.pack.kind != "state")
         if self.jurisdiction not in cities:
             raise ValidationError({"jurisdiction": f"Unknown city; known: {', '.join(cities)}"})
 

@@ -19,9 +19,10 @@ from .battle_lake_stories import battle_lake
 from .story import ALL_CONDITIONS, HEARING_OFFICER, Story
 from .tracy_stories import tracy
 
-# What a deployed city supplies in the admin for its documents (documents.CityOffice): demo values, marked so.
+# What a deployed city supplies on its City settings page for its documents (documents.CityOffice): demo values,
+# marked so.
 DEMO_OFFICE = {
-    "address": "City Hall (demo address: set the real one in the admin)",
+    "address": "City Hall (demo address: set the real one on the City settings page)",
     "telephone": "218-555-0150",
 }
 # The demo users' names, which documents print (who declared the dog, who decided).
@@ -71,7 +72,7 @@ def load_demo(out=None) -> dict[str, int]:
 
 
 def demo_offices(city: str) -> None:
-    """The demo values of what a city supplies in the admin for its documents, where it supplied nothing."""
+    """The demo values of what a city supplies on its City settings page, where it supplied nothing."""
     if CityOffice.objects.filter(jurisdiction=city).exists():
         return
     j = library().get(city)

@@ -173,8 +173,8 @@ def source_help(j, name: str, designation: str | None = None) -> tuple[str, str]
             what, where = _deadline_help(j, name, designation) or (what, where)
         if name.startswith("office."):
             where = (
-                "an administrator supplies it in the admin (Documents › City offices), or the city's law pack "
-                "(jurisdiction.offices)"
+                "the city's administrator supplies it on the City settings page (in the menu), or the city's law "
+                "pack (jurisdiction.offices)"
             )
         return what, where
     except ImportError:

@@ -86,8 +86,8 @@ class IssuedDocument(models.Model):
 class CityOffice(models.Model):
     """What a city supplies for its documents beside its law pack: the address and telephone of an office the
     pack names without them (the ordinance names "the City Clerk/Treasurer", not where the office is), or of
-    the letterhead (`office = "letterhead"`). A value the pack gives wins. Edited in the admin; documents
-    already issued keep what they printed."""
+    the letterhead (`office = "letterhead"`). A value the pack gives wins. Changed on the City settings page
+    (documents.offices: each change audited); documents already issued keep what they printed."""
 
     LETTERHEAD = "letterhead"
 

@@ -43,18 +43,25 @@ KEY_WORDS = {
 }
 
 
-def law_files(root: Path) -> list[Path]:
-    """The files the law is read from, in a fixed order."""
+def law_files(root: Path, site: Path | None = None) -> list[Path]:
+    """The files the law is read from, in a fixed order: the fact vocabulary, the packs under `root`, then the
+    site's own packs (a city added on this server, `dogcase city add`) under `site`."""
     root = Path(root)
-    return [root / "facts.yaml", *sorted(root.glob("*/pack.yaml"))]
+    files = [root / "facts.yaml", *sorted(root.glob("*/pack.yaml"))]
+    if site is not None:
+        files += sorted(Path(site).glob("*/pack.yaml"))
+    return files
 
 
-def law_texts(root: Path) -> dict[str, str]:
-    """Each law file's text, by its path under the packs folder ("tracy-mn/pack.yaml")."""
+def law_texts(root: Path, site: Path | None = None) -> dict[str, str]:
+    """Each law file's text, by its path under its packs folder ("tracy-mn/pack.yaml"; a site pack's folder
+    name is never a shipped one's, so the names do not collide)."""
     root = Path(root)
     return {
-        str(path.relative_to(root)): path.read_text(encoding="utf-8")
-        for path in law_files(root)
+        (path.name if path.parent == root else f"{path.parent.name}/{path.name}"): path.read_text(
+            encoding="utf-8"
+        )
+        for path in law_files(root, site)
         if path.exists()
     }
 
@@ -66,10 +73,10 @@ def fingerprint(texts: Mapping[str, str]) -> str:
     return digest.hexdigest()
 
 
-def stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
+def stamp(root: Path, site: Path | None = None) -> tuple[tuple[str, int, int], ...]:
     """When and how big each law file is (and which there are): a different stamp means a file was written."""
     out = []
-    for path in law_files(root):
+    for path in law_files(root, site):
         try:
             info = path.stat()
         except FileNotFoundError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -32,11 +33,23 @@ from .observation import parse_observation
 from .packschema import EFFECTS, PACK, VocabularyRef
 from .procedure import parse_procedure
 from .schema import Where
-from .vocabulary import EVENTS, READ_ONLY_STAFF_ROLES, SERVICE_METHODS
+from .vocabulary import EVENTS, LOCAL_KINDS, READ_ONLY_STAFF_ROLES, SERVICE_METHODS
 from .yamlsource import LineDict, LineList, read_yaml
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 FORMAT = 1
+# The site's own packs: cities and counties added on this server (`dogcase city add`), read beside the shipped
+# ones. DOGCASE_SITE_PACKS_DIR names the folder ("" for none); by default, packs/ in the server's var folder.
+SITE_PACKS_ENV = "DOGCASE_SITE_PACKS_DIR"
+
+
+def site_packs_dir() -> Path | None:
+    """The folder of the site's own packs (it need not exist yet), or None when the server has none."""
+    configured = os.environ.get(SITE_PACKS_ENV)
+    if configured is not None:
+        return Path(configured) if configured.strip() else None
+    var = os.environ.get("DOGCASE_VAR_DIR") or PACKS_DIR.parents[2] / "var"
+    return Path(var) / "packs"
 
 
 def _plain(value: Any) -> Any:
@@ -103,10 +116,14 @@ def read_pack(
             f"the jurisdiction id {pack_id!r} must match its folder name {folder.name!r}"
         )
     kind = jur["kind"]
-    if kind == "city" and not jur.get("layer_over"):
+    if kind in LOCAL_KINDS and not jur.get("layer_over"):
         raise jwhere.fail("a city pack must name the state pack it is read over (layer_over)")
     if kind == "state" and jur.get("layer_over"):
         raise jwhere.fail("a state pack is the floor; it has no layer_over")
+    if kind == "state" and not raw["provisions"]:
+        raise top.at("provisions", raw.line_of("provisions")).fail(
+            "a state pack states the law: it needs at least one provision"
+        )
     try:
         ZoneInfo(jur["timezone"])
     except (ZoneInfoNotFoundError, ValueError):
@@ -307,7 +324,7 @@ def read_pack(
     extra = _holiday_rules(
         calendar.get("extra_holidays", ()), cwhere.at("extra_holidays", None), provisions, pack_id
     )
-    if kind == "city" and "holidays" in calendar:
+    if kind in LOCAL_KINDS and "holidays" in calendar:
         raise cwhere.fail(
             "a city pack does not restate the state's holidays: use observes and extra_holidays"
         )
@@ -521,29 +538,53 @@ def _holiday_rules(
 class Library:
     """All packs under a folder, checked together, and the jurisdictions they make."""
 
-    def __init__(self, root: Path = PACKS_DIR) -> None:
+    def __init__(self, root: Path = PACKS_DIR, site: Path | None = None) -> None:
+        """The packs under `root` (with its facts.yaml), and those under `site`, the server's own (a folder
+        that does not exist holds none). A site pack is a city or county over a state pack of `root`."""
         from .jurisdiction import Jurisdiction
 
         self.root = Path(root)
+        self.site = Path(site) if site is not None else None
         self.facts = FactVocabulary.load(
             self.root / "facts.yaml", _display(self.root / "facts.yaml", self.root)
         )
         self.packs: dict[str, Pack] = {}
-        folders = sorted(p for p in self.root.iterdir() if p.is_dir() and (p / "pack.yaml").exists())
+        folders = _pack_folders(self.root)
+        site_folders = _pack_folders(self.site) if self.site is not None and self.site.is_dir() else []
+        shipped = {f.name for f in folders}
+        for folder in site_folders:
+            if folder.name in shipped:
+                raise PackError(
+                    _display(folder / "pack.yaml", self.site),
+                    None,
+                    f"a pack named {folder.name!r} is shipped with dogcase ({_display(self.root / folder.name, self.root)}); "
+                    "a site's own pack needs another folder name",
+                )
+        home = {folder: self.root for folder in folders} | {folder: self.site for folder in site_folders}
         # state packs first: a city pack is read with its state pack (its facts, events, service methods)
-        heads = {folder: _head(folder, self.root) for folder in folders}
-        for folder in sorted(folders, key=lambda f: (heads[f][0] != "state", f.name)):
+        heads = {folder: _head(folder, home[folder]) for folder in home}
+        for folder in sorted(home, key=lambda f: (heads[f][0] != "state", f.name)):
             kind, layer_over, raw = heads[folder]
+            if folder in site_folders and kind == "state":
+                raise PackError(
+                    _display(folder / "pack.yaml", home[folder]),
+                    None,
+                    "a site's own pack is a city or a county (kind: city or county), layered over a shipped state pack",
+                )
             state = None
-            if kind == "city":
+            if kind in LOCAL_KINDS:
                 state = self.packs.get(layer_over or "")
                 if state is None or state.kind != "state":
                     raise PackError(
-                        _display(folder / "pack.yaml", self.root),
+                        _display(folder / "pack.yaml", home[folder]),
                         None,
                         f"layer_over names {layer_over!r}, which is not a state pack here",
                     )
-            pack = read_pack(folder, self.root, self.facts, state, raw)
+            pack = read_pack(folder, home[folder], self.facts, state, raw)
+            if pack.id in self.packs:
+                raise PackError(
+                    pack.file, None, f"jurisdiction id {pack.id!r} is already {self.packs[pack.id].file}"
+                )
             self.packs[pack.id] = pack
         self.packs = {p.id: p for p in sorted(self.packs.values(), key=lambda p: Path(p.folder).name)}
         prefixes: dict[str, Pack] = {}
@@ -559,7 +600,7 @@ class Library:
                 )
         self.jurisdictions: dict[str, Jurisdiction] = {}
         for pack in self.packs.values():
-            state = self.packs.get(pack.layer_over or "") if pack.kind == "city" else None
+            state = self.packs.get(pack.layer_over or "") if pack.kind in LOCAL_KINDS else None
             self.jurisdictions[pack.id] = Jurisdiction(pack, state, self.facts)
 
     def warnings(self) -> list[dict[str, str]]:
@@ -569,7 +610,9 @@ class Library:
         for j in self.jurisdictions.values():
             out += j.document_warnings()
         for pack in self.packs.values():
-            if not (Path(pack.folder) / "cases.yaml").exists():
+            # a pack with no text of its own (a city on the state law alone) has nothing to test but the state's
+            own_law = bool(pack.provisions or pack.procedure)
+            if own_law and not (Path(pack.folder) / "cases.yaml").exists():
                 out.append(
                     {
                         "pack": pack.id,
@@ -602,6 +645,13 @@ class Library:
             raise UnknownJurisdiction(jurisdiction_id, list(self.jurisdictions)) from None
 
 
+def _pack_folders(root: Path) -> list[Path]:
+    """The pack folders under `root` (a folder whose name starts with a dot is a pack being written)."""
+    return sorted(
+        p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and (p / "pack.yaml").exists()
+    )
+
+
 def _head(folder: Path, root: Path) -> tuple[str | None, str | None, Any]:
     """A pack's kind and layer_over (and its parsed file), read ahead to load state packs first; the full
     check comes with `read_pack`."""
@@ -625,39 +675,49 @@ class _Loaded:
     refused: tuple | None = None  # the stamp of files found not to load (not tried again until written again)
 
 
-_LOADED: dict[str, _Loaded] = {}
+_LOADED: dict[tuple[str, str], _Loaded] = {}
 _LOCK = threading.Lock()
 
 
-def _read(root: Path) -> _Loaded:
-    """The packs under `root` with the texts they were read from: read again if a file was written meanwhile."""
+def _folders(root: str | None) -> tuple[Path, Path | None]:
+    """The packs folder and the site's folder a call reads: the shipped packs and the site's own by default;
+    an explicit `root` alone."""
+    if root:
+        return Path(root), None
+    return PACKS_DIR, site_packs_dir()
+
+
+def _read(root: Path, site: Path | None) -> _Loaded:
+    """The packs under `root` (and `site`) with the texts they were read from: read again if a file was
+    written meanwhile."""
     for _ in range(3):
-        before = changes.stamp(root)
-        library = Library(root)
-        texts = changes.law_texts(root)
-        if changes.stamp(root) == before:
+        before = changes.stamp(root, site)
+        library = Library(root, site)
+        texts = changes.law_texts(root, site)
+        if changes.stamp(root, site) == before:
             break
     return _Loaded(library, before, texts)
 
 
 def load_all(root: str | None = None) -> Library:
-    """The packs shipped with dogcase (or under `root`), loaded once per process (`reload_if_changed` takes a
-    newer version of the files)."""
-    folder = Path(root) if root else PACKS_DIR
-    key = str(folder)
+    """The packs shipped with dogcase and the site's own (or those under `root` alone), loaded once per
+    process (`reload_if_changed` takes a newer version of the files)."""
+    folder, site = _folders(root)
+    key = (str(folder), str(site))
     loaded = _LOADED.get(key)
     if loaded is None:
         with _LOCK:
             loaded = _LOADED.get(key)
             if loaded is None:
-                loaded = _LOADED[key] = _read(folder)
+                loaded = _LOADED[key] = _read(folder, site)
     return loaded.library
 
 
 def loaded_texts(root: str | None = None) -> dict[str, str]:
     """The law files' texts the library in use was read from."""
     load_all(root)
-    return _LOADED[str(Path(root) if root else PACKS_DIR)].texts
+    folder, site = _folders(root)
+    return _LOADED[(str(folder), str(site))].texts
 
 
 def forget_loaded() -> None:
@@ -681,10 +741,10 @@ def reload_if_changed(root: str | None = None) -> Reload | None:
     """When a law file was written since the library in use was read: read the files again and, if they load,
     use them from now on (a request already running keeps the library it holds); if they do not, keep the
     library in use and say why. None when nothing was written (or files already refused are unchanged)."""
-    folder = Path(root) if root else PACKS_DIR
-    key = str(folder)
+    folder, site = _folders(root)
+    key = (str(folder), str(site))
     load_all(root)
-    now = changes.stamp(folder)
+    now = changes.stamp(folder, site)
     loaded = _LOADED[key]
     if now == loaded.stamp or now == loaded.refused:
         return None
@@ -693,7 +753,7 @@ def reload_if_changed(root: str | None = None) -> Reload | None:
         if now == loaded.stamp or now == loaded.refused:
             return None
         try:
-            fresh = _read(folder)
+            fresh = _read(folder, site)
         except PackError as error:
             loaded.refused = now
             return Reload(loaded.library, loaded.library, (), error)

@@ -673,7 +673,7 @@ PACK = Record(
             required={
                 "id": ID,
                 "name": STR,
-                "kind": OneOf("state", "city"),
+                "kind": OneOf("state", "city", "county"),
                 "timezone": STR,
                 "case_prefix": CASE_PREFIX,
                 "source": Record(required={"title": STR}, optional={"file": STR, "history": STR, "url": STR}),
@@ -689,7 +689,7 @@ PACK = Record(
                 "letterhead": OFFICE,
             },
         ),
-        "provisions": ListOf(PROVISION, min_items=1),
+        "provisions": ListOf(PROVISION),
     },
     optional={
         "roles": ListOf(

@@ -150,6 +150,9 @@ STAFF_ROLES = (
 # The kinds of proof of a requirement (a requirement's `proof:`; docs/proofs.md).
 PROOF_KINDS = ("coverage", "microchip", "sterilization", "photos", "document")
 READ_ONLY_STAFF_ROLES = ("auditor",)
+# the kinds of a local government's pack, layered over a state pack: its procedure runs cases (a county's as a
+# city's: the state layer and its own text, with its Sheriff or officers as the authority)
+LOCAL_KINDS = ("city", "county")
 INPUT_KINDS = (
     "date",
     "datetime",

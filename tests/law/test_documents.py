@@ -352,7 +352,7 @@ def test_an_office_address_not_given_is_listed_and_named_where_to_supply_it(lib)
     assert j.pack_source("office.clerk.telephone") == "555-0100"
     assert j.pack_source("city.name") == "City of South"
     assert j.missing_source("office.clerk.address") == (
-        "the City Clerk's address — supply it in the city's law pack (jurisdiction.offices)"
+        "the City Clerk's address — supply it on the City settings page, or in the city's law pack (jurisdiction.offices)"
     )
     assert any("offices.clerk: address not given" in w["warning"] for w in j.document_warnings())
 
@@ -361,7 +361,7 @@ def test_battle_lake_leaves_the_city_clerks_address_to_the_city():
     j = library().get("battle-lake-mn")
     assert j.offices["city_clerk_treasurer"]["address"] is None
     assert j.missing_source("office.city_clerk_treasurer.address") == (
-        "the City Clerk/Treasurer's address — supply it in the city's law pack (jurisdiction.offices)"
+        "the City Clerk/Treasurer's address — supply it on the City settings page, or in the city's law pack (jurisdiction.offices)"
     )
 
 

@@ -70,6 +70,12 @@ APPEALED = [
 ]
 UPHELD = [
     *APPEALED,
+    (
+        "schedule_hearing",
+        "animal_control_officer",
+        D(2024, 5, 9),
+        {"hearing_at": "2024-05-16T10:00:00-05:00", "place": "City Hall", "hearing_officer": "H. Officer"},
+    ),
     ("hold_hearing", "hearing_officer", D(2024, 5, 16), {"held_on": "2024-05-16"}),
     (
         "decide_appeal",

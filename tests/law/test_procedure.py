@@ -331,7 +331,8 @@ def test_battle_lake_steps_carry_their_layer():
     steps = {s.id: s for s in library().get("battle-lake-mn").procedure(dt.date(2024, 6, 1))}
     assert steps["post_security"].layer == "state"
     assert steps["hold_hearing"].layer == "city+state"
-    assert steps["schedule_hearing"].layer == "city"
+    # the city's (I)(1)-(2) scheduling replaces the state's (dogcase's reading of 347.541: the owner is told)
+    assert steps["schedule_hearing"].layer == "city+state"
     assert steps["hold_hearing"].impartial
     assert not steps["confirm_or_rescind"].impartial
     ids = list(steps)
@@ -389,15 +390,18 @@ def test_a_case_not_declared_runs_the_state_step_a_city_step_replaces_as_the_sta
     assert state_form.roles == frozenset({"animal_control_authority"})
     # the city-only (K) steps do not reach a dog never declared
     listed = {v.step.id for v in j.available_steps(undeclared, Actor("x", frozenset()), at)}
-    assert (
-        not {
-            "record_destruction_notice_receipt",
-            "schedule_destruction_hearing",
-            "confirm_or_rescind_destruction",
-        }
-        & listed
-    )
-    assert {"serve_destruction_notice", "hold_destruction_hearing", "decide_destruction", "destroy"} <= listed
+    assert not {"record_destruction_notice_receipt", "confirm_or_rescind_destruction"} & listed
+    assert {
+        "serve_destruction_notice",
+        "schedule_destruction_hearing",
+        "hold_destruction_hearing",
+        "decide_destruction",
+        "destroy",
+    } <= listed
+    # the hearing is scheduled as the state wrote it (the authority, no (I)(2) mailing), not by (I)(1)'s clerk
+    schedule = j.case_step("schedule_destruction_hearing", undeclared, at)
+    assert (schedule.layer, schedule.roles) == ("state", frozenset({"animal_control_authority"}))
+    assert j.case_step("schedule_destruction_hearing", declared, at).layer == "city+state"
 
 
 def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_open_under_state_law():
@@ -413,6 +417,7 @@ def test_a_tracy_vicious_case_runs_tracy_steps_and_an_undeclared_case_may_also_o
         "declare",
         "serve_destruction_notice",
         "receive_destruction_hearing_request",
+        "schedule_destruction_hearing",
         "hold_destruction_hearing",
         "decide_destruction",
         "destroy",

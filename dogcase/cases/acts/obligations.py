@@ -25,7 +25,7 @@ from dogcase.cases.lawchanges import take_newer_law
 from dogcase.cases.models import Case, Event, Obligation, Task, case_state, jurisdiction_of
 from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.law import CaseState, library
-from dogcase.law.loader import PACKS_DIR, loaded_texts
+from dogcase.law.loader import PACKS_DIR, loaded_texts, site_packs_dir
 
 # ------------------------------------------------------------------------------------------- obligations
 
@@ -54,14 +54,18 @@ def _law_content_hash(j) -> str:
     if cached is not None and cached[0] is j:
         return cached[1]
     digest = hashlib.sha256(OBLIGATION_ROWS_VERSION.encode())
-    # the texts the shipped library in use was read from (not the files now: one may have been written since);
+    # the texts the in_use_folders library in use was read from (not the files now: one may have been written since);
     # a library read from elsewhere, its files
     texts = loaded_texts()
+    site = site_packs_dir()
+    in_use_folders = {PACKS_DIR, *(PACKS_DIR / Path(layer.folder).name for layer in j.layers)}
+    if site is not None:
+        in_use_folders |= {site / Path(layer.folder).name for layer in j.layers}
     files = [Path(layer.folder) / "pack.yaml" for layer in j.layers]
     files.append(Path(library().root) / "facts.yaml")
     for path in files:
         text = texts.get(f"{path.parent.name}/pack.yaml" if path.name == "pack.yaml" else path.name)
-        if path.parent not in (PACKS_DIR, PACKS_DIR / path.parent.name) or text is None:
+        if path.parent not in in_use_folders or text is None:
             text = path.read_text(encoding="utf-8")
         digest.update(path.name.encode() + b"\0" + text.encode() + b"\0")
     value = digest.hexdigest()[:40]

@@ -139,7 +139,10 @@ def describe_source(name: str, offices: Mapping[str, Mapping[str, Any]] | None =
     if family == "office":
         office, _, what = rest.rpartition(".")
         label = ((offices or {}).get(office) or {}).get("name") or office.replace("_", " ")
-        return (f"the {label}'s {what}", "supply it in the city's law pack (jurisdiction.offices)")
+        return (
+            f"the {label}'s {what}",
+            "supply it on the City settings page, or in the city's law pack (jurisdiction.offices)",
+        )
     if family == "input":
         return (f"the value typed in the step's form ({rest})", "type it in the form of the step")
     return (name, "")

@@ -15,7 +15,7 @@ from dogcase.law import library
 def demo_cities() -> list[str]:
     """Every city pack (not the state layer): the demo users work for all of them."""
     lib = library()
-    return sorted(j for j in lib.jurisdictions if lib.get(j).pack.kind == "city")
+    return sorted(j for j in lib.jurisdictions if lib.get(j).pack.kind != "state")
 
 
 class Command(BaseCommand):
