@@ -107,6 +107,7 @@ def cmd_law(args: argparse.Namespace) -> int | None:
         _out([j.describe() for j in lib.jurisdictions.values()])
         return
     if args.law_command == "check":
+        warnings = lib.warnings() + _translation_warnings(lib)
         _out(
             {
                 "ok": True,
@@ -114,11 +115,12 @@ def cmd_law(args: argparse.Namespace) -> int | None:
                     p.id: {"file": p.file, "provisions": sum(len(x.versions) for x in p.provisions.values())}
                     for p in lib.packs.values()
                 },
-                # not failures: what a pack author should look at (a pack without table tests, ...)
-                "warnings": lib.warnings(),
+                # not failures: what a pack author should look at (a pack without table tests, a text an owner
+                # reads in English, ...)
+                "warnings": warnings,
             }
         )
-        for w in lib.warnings():
+        for w in warnings:
             sys.stderr.write(f"warning: {w['file']}: {w['warning']}\n")
         return
     if args.law_command == "defects":
@@ -194,6 +196,15 @@ def cmd_city(args: argparse.Namespace) -> int | None:
     ]
     _out(answer)
     return 0
+
+
+def _translation_warnings(lib) -> list[dict[str, str]]:
+    """The texts of the cities' law an owner reads in English for want of a translation (the catalogue is
+    Django's: read with the settings, no database)."""
+    _django()
+    from dogcase.cases.translation import missing_translations
+
+    return missing_translations(lib)
 
 
 def cmd_law_changes() -> int:

@@ -12,6 +12,11 @@ cd "$(dirname "$0")/.."
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 mkdir -p "$logs/var-sqlite" "$logs/var-postgres"
+# The PostgreSQL run serves one more city, installed beside the shipped packs as a server's own pack is
+# (DOGCASE_SITE_PACKS_DIR defaults to packs/ in the var folder): the invented Lakeview of tests/law/packs. A new
+# city must not break the suite (issue 21, item 6): the tests read the packs installed.
+mkdir -p "$logs/var-postgres/packs"
+cp -r tests/law/packs/lakeview-mn "$logs/var-postgres/packs/"
 AWKWARD_DAY=${DOGCASE_AWKWARD_DAY:-2026-11-27}
 mkdir -p "$logs/var-dated"
 (
@@ -31,7 +36,7 @@ pg_args=("$@")
 if [[ $# -eq 0 ]]; then
     pg_args=(-m "not browser")
 fi
-DOGCASE_VAR_DIR="$logs/var-postgres" scripts/test-postgres.sh "${pg_args[@]}" >"$logs/postgres.log" 2>&1 &
+DOGCASE_EXPECT_SITE_PACKS=lakeview-mn DOGCASE_VAR_DIR="$logs/var-postgres" scripts/test-postgres.sh "${pg_args[@]}" >"$logs/postgres.log" 2>&1 &
 postgres_pid=$!
 wait "$sqlite_pid"; sqlite_status=$?
 wait "$postgres_pid"; postgres_status=$?

@@ -30,6 +30,15 @@ def big_lake_pack() -> str:
     return text.replace("case_prefix: BL", "case_prefix: BG", 1)
 
 
+def shipped_pack_ids(library: Library | None = None) -> list[str]:
+    """The packs shipped with dogcase among those installed: what the suite's coverage rules hold to account (a
+    server's own packs, added beside them, are checked by `dogcase law check` and by their own table tests)."""
+    from dogcase.law import library as installed
+
+    lib = library or installed()
+    return sorted(pid for pid, pack in lib.packs.items() if Path(pack.folder).parent == PACKS_DIR)
+
+
 def use_library(monkeypatch, library: Library) -> Library:
     """Make the application read `library` instead of the shipped packs."""
     monkeypatch.setattr("dogcase.law.load_all", lambda root=None: library)

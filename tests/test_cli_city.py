@@ -51,7 +51,9 @@ def test_a_city_added_state_only_loads_beside_the_shipped_packs(capsys, site):
     # the server's library (load_all) reads the site's folder too
     assert "example-mn" in load_all().jurisdictions
     listed = {c["id"]: c for c in run(capsys, "city", "list")}
-    assert listed["example-mn"]["added_on_this_server"] and listed["example-mn"]["law"] == "the state law alone"
+    assert (
+        listed["example-mn"]["added_on_this_server"] and listed["example-mn"]["law"] == "the state law alone"
+    )
     assert not listed["tracy-mn"]["added_on_this_server"]
     assert listed["tracy-mn"]["law"] == "its own and the state's"
     # a pack with no text of its own has nothing to table-test: the law check does not ask for cases.yaml
@@ -75,13 +77,24 @@ def test_a_county_gets_its_sheriff_as_the_authority_and_a_prefix_of_its_own(caps
         (["Example, MN", "--state-only"], "--observes", "--observes day_after_thanksgiving=yes|no"),
         (["Example, MN", "--state-only", "--observes", "christmas=no"], "--observes", "not a holiday"),
         (
-            ["Example, MN", "--state-only", "--observes", "indigenous_peoples_day=maybe", OBSERVES[2], OBSERVES[3]],
+            [
+                "Example, MN",
+                "--state-only",
+                "--observes",
+                "indigenous_peoples_day=maybe",
+                OBSERVES[2],
+                OBSERVES[3],
+            ],
             "--observes",
             "answer yes or no",
         ),
         (["Tracy, MN", "--state-only", "--id", "tracy-mn", *OBSERVES], "--id", "already a jurisdiction"),
         (["Example, MN", "--state-only", "--id", "Example MN", *OBSERVES], "--id", "lower-case"),
-        (["Example, MN", "--state-only", "--case-prefix", "BL", *OBSERVES], "--case-prefix", "battle-lake-mn"),
+        (
+            ["Example, MN", "--state-only", "--case-prefix", "BL", *OBSERVES],
+            "--case-prefix",
+            "battle-lake-mn",
+        ),
         (["Example, MN", "--state-only", "--case-prefix", "1X", *OBSERVES], "--case-prefix", "starting with"),
         ([", MN", "--state-only", *OBSERVES], "NAME", "name"),
     ],

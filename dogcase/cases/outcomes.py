@@ -17,6 +17,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, override, pgettext
 
 from dogcase.cases.models import Case, Event, case_state, parse_value
+from dogcase.cases.translation import translated
 from dogcase.law import InputError
 from dogcase.law.procedure import StepOutcome, outcome_text
 
@@ -167,9 +168,8 @@ def _translated(
     )
     candidates.append(written)
     for english in candidates:
-        with override(language):
-            own = gettext(english)
-        if own == english:
+        own = translated(english, language)
+        if own is None:
             continue
         translated_step = _with_sentence(step, own)
         words = outcome_text(translated_step, inputs, choice_words=choices)

@@ -8,7 +8,9 @@ import re
 from typing import Any
 
 from django.utils import timezone, translation
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import pgettext
+
+from dogcase.cases.translation import translated  # noqa: F401 - the owner's language, for the documents
 
 
 def date_words(value: dt.date | dt.datetime | None, tz=None) -> str:
@@ -100,16 +102,6 @@ def place_name(name: str, language: str = "en", *, in_sentence: bool = False) ->
     if pattern is None or pattern == f"{kind} of %(place)s":
         return name
     return pattern % {"place": place}
-
-
-def translated(text: str, language: str) -> str | None:
-    """`text` in `language` from the catalogue; None when the catalogue does not translate it (the text is then
-    English only)."""
-    if not text:
-        return None
-    with translation.override(language):
-        out = gettext(text)
-    return out if out != text else None
 
 
 def consequence_words(what: str, citation: str, language: str) -> str | None:

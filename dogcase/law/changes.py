@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from .translations import LANGUAGES
+
 COUNTING_WORDS = {
     "mn_645_15": "the first day not counted, a last day on a weekend or legal holiday moved to the next working day",
     "includes_trigger_day": "the first day counted",
@@ -47,9 +49,11 @@ def law_files(root: Path, site: Path | None = None) -> list[Path]:
     """The files the law is read from, in a fixed order: the fact vocabulary, the packs under `root`, then the
     site's own packs (a city added on this server, `dogcase city add`) under `site`."""
     root = Path(root)
-    files = [root / "facts.yaml", *sorted(root.glob("*/pack.yaml"))]
-    if site is not None:
-        files += sorted(Path(site).glob("*/pack.yaml"))
+    folders = [root, *([Path(site)] if site is not None else [])]
+    files = [root / "facts.yaml"]
+    for folder in folders:
+        # each pack and its own words in an owner's language (translations.py: `<language>.yaml`)
+        files += sorted(p for p in folder.glob("*/*.yaml") if p.name == "pack.yaml" or p.stem in LANGUAGES)
     return files
 
 
@@ -100,13 +104,17 @@ def what_changed(old: Mapping[str, str], new: Mapping[str, str]) -> list[Change]
     changes: list[Change] = []
     for name in sorted(set(old) | set(new)):
         pack = name.split("/", 1)[0] if "/" in name else name
+        words = not name.endswith("pack.yaml") and name != "facts.yaml"
         if name not in old:
-            changes.append(Change(pack, "the pack was added"))
+            changes.append(Change(pack, "its translations were added" if words else "the pack was added"))
             continue
         if name not in new:
-            changes.append(Change(pack, "the pack was removed"))
+            changes.append(Change(pack, "its translations were removed" if words else "the pack was removed"))
             continue
         if old[name] == new[name]:
+            continue
+        if words:
+            changes.append(Change(pack, f"its translations ({name.rsplit('/', 1)[-1]}) changed"))
             continue
         try:
             before, after = yaml.safe_load(old[name]) or {}, yaml.safe_load(new[name]) or {}

@@ -33,6 +33,7 @@ from .observation import parse_observation
 from .packschema import EFFECTS, PACK, VocabularyRef
 from .procedure import parse_procedure
 from .schema import Where
+from .translations import LANGUAGES, read_translations
 from .vocabulary import EVENTS, LOCAL_KINDS, READ_ONLY_STAFF_ROLES, SERVICE_METHODS
 from .yamlsource import LineDict, LineList, read_yaml
 
@@ -561,6 +562,10 @@ class Library:
                     "a site's own pack needs another folder name",
                 )
         home = {folder: self.root for folder in folders} | {folder: self.site for folder in site_folders}
+
+        def home_of(folder: Path) -> Path:
+            return home.get(folder, self.root)
+
         # state packs first: a city pack is read with its state pack (its facts, events, service methods)
         heads = {folder: _head(folder, home[folder]) for folder in home}
         for folder in sorted(home, key=lambda f: (heads[f][0] != "state", f.name)):
@@ -598,6 +603,13 @@ class Library:
                     f"case_prefix {pack.case_prefix!r} is already the prefix of {other.id} ({other.file}); "
                     "each pack's case and incident numbers need their own prefix",
                 )
+        # the packs' own words in an owner's language (translations.py): the first pack to translate a text wins
+        self.translations: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
+        for pack in self.packs.values():
+            folder = Path(pack.folder)
+            for language in LANGUAGES:
+                for english, own in read_translations(folder, home_of(folder), language).items():
+                    self.translations[language].setdefault(english, own)
         self.jurisdictions: dict[str, Jurisdiction] = {}
         for pack in self.packs.values():
             state = self.packs.get(pack.layer_over or "") if pack.kind in LOCAL_KINDS else None

@@ -111,7 +111,10 @@ def effect_line(
         writing = " in writing" if effect.get("in_writing") else ""
         return f"Notice{writing}, served by {mode}: {how}; {n} required element(s){concerns}"
     if kind == "seizure_trigger":
-        act = SEIZURE_ACTS.get(effect["act"], effect["act"].replace("_", " "))
+        named = effect.get(
+            "act", "seize"
+        )  # a trigger that names no act is one to seize (the engine's default)
+        act = SEIZURE_ACTS.get(named, named.replace("_", " "))
         return f"May {act} the dog when: {effect['what']}{concerns}"
     if kind == "cost":
         cap = f", capped at {_usd(effect['cap_usd'])}" if effect.get("cap_usd") is not None else ""

@@ -9,11 +9,13 @@ import datetime as dt
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from dogcase.cases import acts, outcomes
 from dogcase.cases.hearings import scheduled_hearings
 from dogcase.cases.models import Case, Event, Person
+from dogcase.cases.translation import translated
 from dogcase.documents.next_steps import box_rows, date_words, next_steps
 from dogcase.documents.sources import city_office
 from dogcase.law import InputError
@@ -39,7 +41,8 @@ def owner_title(step) -> str:
     for event, words in OWNER_WORDS:
         if event in records:
             return _(words)
-    return _(step.label)
+    # the pack's label in the page's language (the catalogue, or the city pack's own words), else as written
+    return translated(step.label, (get_language() or "en").split("-")[0]) or step.label
 
 
 def countdown_words(due: dt.date | dt.datetime | None, today: dt.date, kind: str = "due") -> dict[str, Any]:

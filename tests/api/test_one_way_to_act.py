@@ -148,11 +148,32 @@ def state_dangerous(c):
     c.declare(day=1, designation="dangerous")
 
 
-def state_served(c):
+def state_requested(c):
     state_dangerous(c)
     c.step("serve_notice", "officer", 2, served_on=on(2), method="personal", telephoned=True)
     c.step("receive_hearing_request", "officer", 3, received_on=on(3))
+
+
+STATE_SCHEDULE = {"place": "City Hall", "hearing_at": at(8, 14).isoformat()}
+
+
+def state_served(c):
+    state_requested(c)
+    c.step("schedule_hearing", "officer", 4, hearing_officer=str(c.staff["hearing"].pk), **STATE_SCHEDULE)
     c.step("hold_hearing", "hearing", 8, held_on=on(8))
+
+
+def state_destruction_requested(c):
+    state_dangerous(c)
+    c.step(
+        "serve_destruction_notice",
+        "officer",
+        5,
+        served_on=on(5),
+        incident="On the day before this notice the dog bit a neighbour without provocation.",
+        method="personal service",
+    )
+    c.step("receive_destruction_hearing_request", "officer", 6, received_on=on(6))
 
 
 SERVE = {"served_on": on(2), "method": "personal", "served_owner": "Olive Ostrander"}
@@ -301,6 +322,38 @@ SCENARIOS = {
         SERIOUS,
         lambda c, s: state_served(c),
         lambda c, s: ("decide_appeal", "hearing", 9, {"outcome": "upheld", "reasons": "Unprovoked bite."}),
+    ),
+    "tracy-mn/schedule_hearing": (
+        "tracy-mn",
+        SERIOUS,
+        lambda c, s: state_requested(c),
+        lambda c, s: (
+            "schedule_hearing",
+            "officer",
+            4,
+            {**STATE_SCHEDULE, "hearing_officer": str(s["hearing"].pk)},
+        ),
+    ),
+    "tracy-mn/schedule_destruction_hearing": (
+        "tracy-mn",
+        SERIOUS,
+        lambda c, s: state_destruction_requested(c),
+        lambda c, s: (
+            "schedule_destruction_hearing",
+            "officer",
+            7,
+            {
+                "place": "City Hall",
+                "hearing_at": at(12, 14).isoformat(),
+                "hearing_officer": str(s["hearing"].pk),
+            },
+        ),
+    ),
+    "tracy-mn/issue_certificate": (
+        "tracy-mn",
+        SERIOUS,
+        lambda c, s: state_dangerous(c),
+        lambda c, s: ("issue_certificate", "officer", 4, {"proofs": proofs_for(c, "issue_certificate", 4)}),
     ),
     "tracy-mn/serve_destruction_notice": (
         "tracy-mn",

@@ -131,7 +131,7 @@ def test_a_state_only_city_runs_a_dangerous_case_from_declaration_to_registratio
     c.case.refresh_from_db()
     assert (c.case.designation, c.case.designation_in_effect) == ("dangerous", True)
     certificate = flat(doc_of(certified, "certificate_of_registration"))
-    assert "EX-DD-1" in certificate and "Olive Ostrander" in certificate
+    assert "Olive Ostrander" in certificate and "Rexford" in certificate and "proper enclosure" in certificate
     assert "renew its registration every year" in certificate
     assert (
         c.case.obligations.get(deadline_id="owner.comply_after_decision").status == "open"
