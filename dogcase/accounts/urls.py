@@ -14,5 +14,4 @@ urlpatterns = [
     path("users/", views.user_list, name="account_users"),
     path("users/new", views.user_new, name="account_user_new"),
     path("users/<int:pk>", views.user_detail, name="account_user"),
-    path("city/", views.city_settings, name="city_settings"),
 ]

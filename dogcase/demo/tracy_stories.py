@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .dates import d
-from .story import BITE, CHASE, SERIOUS, Story
+from .dates import d, t
+from .story import ALL_CONDITIONS, BITE, CHASE, HEARING_OFFICER, SERIOUS, Story
 
 
 def tracy() -> list[Story]:
@@ -202,6 +202,17 @@ def tracy() -> list[Story]:
                     {"served_on": d(43), "method": "personal", "received_on": d(43)},
                 ),
                 ("receive_hearing_request", "officer", 40, {"received_on": d(40)}),
+                (
+                    "schedule_hearing",
+                    "officer",
+                    39,
+                    {
+                        "hearing_at": t(30, 14),
+                        "place": "Tracy City Hall, 336 Morgan Street",
+                        "hearing_officer": HEARING_OFFICER,
+                        "mailed_on": d(39),
+                    },
+                ),
                 ("hold_hearing", "hearing", 30, {"held_on": d(30)}),
                 (
                     "decide_appeal",
@@ -225,6 +236,7 @@ def tracy() -> list[Story]:
                         "507-629-4550",
                     },
                 ),
+                ("issue_certificate", "officer", 18, {"proofs": ALL_CONDITIONS}),
                 (
                     "serve_destruction_notice",
                     "officer",
@@ -237,6 +249,17 @@ def tracy() -> list[Story]:
                     },
                 ),
                 ("receive_destruction_hearing_request", "officer", 10, {"received_on": d(10)}),
+                (
+                    "schedule_destruction_hearing",
+                    "officer",
+                    9,
+                    {
+                        "hearing_at": t(4, 10),
+                        "place": "Tracy City Hall, 336 Morgan Street",
+                        "hearing_officer": HEARING_OFFICER,
+                        "mailed_on": d(9),
+                    },
+                ),
                 ("hold_destruction_hearing", "hearing", 4, {"held_on": d(4)}),
                 (
                     "decide_destruction",

@@ -1,12 +1,23 @@
 from django.urls import path
 
-from dogcase.staff.views import calendar, cases, dashboard, edits, incidents, mail, observations, records
+from dogcase.staff.views import (
+    calendar,
+    cases,
+    city_settings,
+    dashboard,
+    edits,
+    incidents,
+    mail,
+    observations,
+    records,
+)
 
 app_name = "staff"
 
 urlpatterns = [
     path("", dashboard.home, name="home"),
     path("search", records.search, name="search"),
+    path("city-settings/", city_settings.city_settings, name="city_settings"),
     path("cases/", records.case_list, name="cases"),
     path("cases/<str:number>", cases.case_detail, name="case"),
     path("cases/<str:number>/act/<slug:step_id>", cases.act_form, name="act"),

@@ -60,6 +60,14 @@ def appealed_state_dangerous_dog_in_tracy(story):
     )
     s.step("serve_notice", "officer", 1, served_on=on(1), method="personal", received_on=on(1))
     s.step("receive_hearing_request", "officer", 3, received_on=on(3))
+    s.step(
+        "schedule_hearing",
+        "officer",
+        4,
+        hearing_at=at(8, 14).isoformat(),
+        place="Tracy City Hall",
+        hearing_officer=str(s.staff["hearing"].pk),
+    )
     s.step("hold_hearing", "hearing", 8, held_on=on(8))
     return s
 

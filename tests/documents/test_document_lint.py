@@ -300,10 +300,14 @@ def _in_another_room(story):
 
 
 def _state_story():
-    """Tracy's story of the state's law (a dangerous dog, its hearing, a notice of intended destruction)."""
+    """Tracy's story of the state's law (a dangerous dog, its hearing, a notice of intended destruction), as
+    Lakeview plays it: without the steps Lakeview's law withdraws (its registration)."""
     from dogcase.demo.tracy_stories import tracy
+    from dogcase.law import library
 
-    return next(s for s in tracy() if any(step[0] == "serve_destruction_notice" for step in s.steps))
+    story = next(s for s in tracy() if any(step[0] == "serve_destruction_notice" for step in s.steps))
+    known = set(library().get(LAKEVIEW).step_ids())
+    return dataclasses.replace(story, steps=[step for step in story.steps if step[0] in known])
 
 
 def render_everything(media: Path) -> tuple[list[Rendered], dict]:

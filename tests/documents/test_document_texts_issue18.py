@@ -406,6 +406,14 @@ def test_the_state_hearing_officers_decision_says_what_was_decided(make_case):
     c.declare(day=1, designation="dangerous")
     c.step("serve_notice", "officer", 2, served_on=on(2), method="personal", telephoned=True)
     c.step("receive_hearing_request", "officer", 3, received_on=on(3))
+    c.step(
+        "schedule_hearing",
+        "officer",
+        4,
+        hearing_at=hearing_at(8),
+        place="City Hall",
+        hearing_officer=str(c.staff["hearing"].pk),
+    )
     c.step("hold_hearing", "hearing", 8, held_on=on(8))
     result = c.step("decide_appeal", "hearing", 9, outcome="upheld", reasons="Unprovoked bite.")
     text = flat(doc_of(result, "hearing_officer_decision"))

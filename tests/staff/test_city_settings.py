@@ -16,7 +16,7 @@ from tests.packs_library import use_library
 
 pytestmark = pytest.mark.django_db
 
-URL = "/accounts/city/"
+URL = "/city-settings/"
 
 
 @pytest.fixture
