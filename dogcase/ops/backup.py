@@ -6,6 +6,8 @@ A backup folder holds:
     database.sqlite3    SQLite: a copy taken with SQLite's online backup API
     database.pgdump     PostgreSQL: pg_dump's custom format (restored with pg_restore)
     files/<name>        each stored file under its name in the storage (content-addressed: its hash)
+    packs/<pack>/...    the law packs of the cities added on this server (DOGCASE_SITE_PACKS_DIR): restore
+                        writes them back, never over a file that is there
 
 The database copy, the counts, the chain head and the list of files are read from one snapshot (SQLite: in one
 read transaction, during which writers wait, for the second or two the copy takes; PostgreSQL: pg_dump runs on
@@ -299,6 +301,7 @@ def backup(directory: Path, *, using: str = "default") -> dict[str, Any]:
             problems.append({"file": name, "problem": "its bytes do not match the SHA-256 recorded for it"})
         files.append({"name": name, "sha256": digest.hexdigest(), "size": size})
 
+    site_packs = _copy_site_packs(directory / "packs")
     dump = snap["dump"]
     manifest = {
         "format": FORMAT,
@@ -309,6 +312,8 @@ def backup(directory: Path, *, using: str = "default") -> dict[str, Any]:
         "left_out": {table: what for table, what in left_out_tables().items() if table in snap["tables"]},
         "audit_chain_heads": snap["chain_heads"],
         "files": files,
+        # the law packs of the cities added on this server (DOGCASE_SITE_PACKS_DIR): their law is theirs to keep
+        "site_packs": site_packs,
         "problems": problems,
     }
     # Written last: a folder without a manifest is an interrupted backup, and restore refuses it.
@@ -316,6 +321,55 @@ def backup(directory: Path, *, using: str = "default") -> dict[str, Any]:
     partial.write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
     os.replace(partial, directory / MANIFEST)
     return manifest
+
+
+def _copy_site_packs(target: Path) -> list[dict[str, Any]]:
+    """Copy the site's own law files (each pack.yaml and its translations) under `target`; their list."""
+    from dogcase.law import changes
+    from dogcase.law.loader import PACKS_DIR, site_packs_dir
+
+    site = site_packs_dir()
+    if site is None or not site.is_dir():
+        return []
+    out = []
+    for path in changes.law_files(PACKS_DIR, site):
+        if path.parent.parent != site:
+            continue  # the shipped packs come with dogcase itself
+        name = f"{path.parent.name}/{path.name}"
+        data = path.read_bytes()
+        (target / path.parent.name).mkdir(parents=True, exist_ok=True)
+        (target / name).write_bytes(data)
+        out.append({"name": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)})
+    return out
+
+
+def _restore_site_packs(directory: Path, manifest: dict[str, Any]) -> list[dict[str, str]]:
+    """Write the backup's site packs into the site's folder; a file there already is never written over (one
+    that differs is a problem to settle by hand)."""
+    from dogcase.law.loader import site_packs_dir
+
+    entries = manifest.get("site_packs") or []
+    site = site_packs_dir()
+    if not entries:
+        return []
+    if site is None:
+        return [
+            {
+                "file": "packs/",
+                "problem": "the backup has law packs of its own and DOGCASE_SITE_PACKS_DIR is empty",
+            }
+        ]
+    problems = []
+    for entry in entries:
+        data = (_inside(directory / "packs", entry["name"])).read_bytes()
+        target = _inside(site, entry["name"])
+        if target.exists():
+            if target.read_bytes() != data:
+                problems.append({"file": str(target), "problem": "differs from the backup's; left as it is"})
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return problems
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
@@ -360,6 +414,10 @@ def restore(directory: Path, *, using: str = "default") -> dict[str, Any]:
         source = _inside(files_root, entry["name"])
         if not source.exists() or _file_sha256(source) != entry["sha256"]:
             raise BackupRefused(f"{source} is missing or does not match the SHA-256 in the manifest")
+    for entry in manifest.get("site_packs") or []:
+        source = _inside(directory / "packs", entry["name"])
+        if not source.exists() or _file_sha256(source) != entry["sha256"]:
+            raise BackupRefused(f"{source} is missing or does not match the SHA-256 in the manifest")
 
     if vendor == "postgresql":
         args, env = _pg_args_env(using)
@@ -384,7 +442,7 @@ def restore(directory: Path, *, using: str = "default") -> dict[str, Any]:
 
     drop_credentials(using)  # a backup taken before they were left out still has them: none is restored live
 
-    problems: list[dict[str, str]] = []
+    problems: list[dict[str, str]] = _restore_site_packs(directory, manifest)
     for entry in manifest["files"]:
         name = entry["name"]
         if storage.exists(name):
