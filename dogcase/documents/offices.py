@@ -93,19 +93,13 @@ def supply_office(
         raise OfficeProblem(
             "office", f"Not an office of this city's law pack; its offices: {', '.join(rows)}"
         )
-    values = {"address": " ".join((address or "").split()), "telephone": " ".join((telephone or "").split())}
+    values = clean_values(address, telephone, prefix=f"{office}-")
     for what, value in values.items():
-        name = f"{office}-{what}"
-        if len(value) > LIMITS[what]:
-            raise OfficeProblem(name, f"At most {LIMITS[what]} characters ({len(value)} given).")
         if what in row.from_pack and value and value != getattr(row, what):
             raise OfficeProblem(
-                name, f"The city's law pack gives this {what}; it is changed in the pack, not here."
+                f"{office}-{what}",
+                f"The city's law pack gives this {what}; it is changed in the pack, not here.",
             )
-    if values["telephone"] and not _TELEPHONE.match(values["telephone"]):
-        raise OfficeProblem(
-            f"{office}-telephone", "A telephone number: digits, spaces, dashes, dots, brackets and + only."
-        )
     at = at or now()
     with transaction.atomic():
         current = (
@@ -138,6 +132,20 @@ def supply_office(
             data={"office": office, "name": row.name, "before": before, "after": after},
         )
     return True
+
+
+def clean_values(address: str, telephone: str, *, prefix: str = "") -> dict[str, str]:
+    """The address and telephone as stored (spaces made single), or OfficeProblem naming `<prefix>address` or
+    `<prefix>telephone` and the rule."""
+    values = {"address": " ".join((address or "").split()), "telephone": " ".join((telephone or "").split())}
+    for what, value in values.items():
+        if len(value) > LIMITS[what]:
+            raise OfficeProblem(f"{prefix}{what}", f"At most {LIMITS[what]} characters ({len(value)} given).")
+    if values["telephone"] and not _TELEPHONE.match(values["telephone"]):
+        raise OfficeProblem(
+            f"{prefix}telephone", "A telephone number: digits, spaces, dashes, dots, brackets and + only."
+        )
+    return values
 
 
 def history(jurisdiction: str, limit: int = 50) -> list[Event]:

@@ -18,6 +18,7 @@ urlpatterns = [
     path("", dashboard.home, name="home"),
     path("search", records.search, name="search"),
     path("city-settings/", city_settings.city_settings, name="city_settings"),
+    path("city-settings/new", city_settings.city_new, name="city_new"),
     path("cases/", records.case_list, name="cases"),
     path("cases/<str:number>", cases.case_detail, name="case"),
     path("cases/<str:number>/act/<slug:step_id>", cases.act_form, name="act"),

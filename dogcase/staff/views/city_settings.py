@@ -85,3 +85,45 @@ def city_settings(request):
         "missing": sum(len(r.missing) for r in rows),
     }
     return render(request, "staff/city_settings.html", context, status=status)
+
+
+@login_required
+def city_new(request):
+    """Add a city or county with no ordinance of its own (the deployment's administrator: a superuser)."""
+    from django.core.exceptions import PermissionDenied
+
+    from dogcase.staff import city_admin
+
+    admin = request.user
+    if not admin.is_superuser:
+        raise PermissionDenied("Only the deployment's administrator adds a city or county.")
+    holidays = city_admin.optional_holidays()
+    values = {"kind": "city", **{f"observes-{h}": "" for h, _ in holidays}}
+    errors: dict[str, str] = {}
+    status = 200
+    if request.method == "POST":
+        values = {k: request.POST.get(k, "").strip() for k in request.POST if k != "csrfmiddlewaretoken"}
+        try:
+            new = city_admin.add_city(
+                actor=admin,
+                name=values.get("name", ""),
+                kind="county" if values.get("kind") == "county" else "city",
+                case_prefix=values.get("case_prefix", ""),
+                observes={h: values.get(f"observes-{h}", "") for h, _ in holidays},
+                authority=values.get("authority", ""),
+                address=values.get("address", ""),
+                telephone=values.get("telephone", ""),
+            )
+        except city_admin.CityProblem as problem:
+            errors[problem.field] = problem.message
+            status = 400
+        else:
+            messages.success(
+                request,
+                f"Added {new.name}: its law is the state's (Minn. Stat. 347.565); case numbers start "
+                f"{new.case_prefix}. Check its offices below, then give its staff access on the Users page.",
+            )
+            return redirect(f"{reverse('staff:city_settings')}?city={new.id}")
+    rows = [(h, name, values.get(f"observes-{h}", "")) for h, name in holidays]
+    context = {"values": values, "errors": errors, "holidays": rows}
+    return render(request, "staff/city_new.html", context, status=status)
