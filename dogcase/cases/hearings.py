@@ -257,9 +257,10 @@ def bookings(j, place: str, start: dt.datetime, end: dt.datetime, *, day: dt.dat
         .select_related("case")
         .order_by("-seq")
     )
-    corrections = Event.corrected_dates(
+    fixes = list(
         Event.objects.filter(kind=Event.Kind.CORRECTION, corrects__in=[e.pk for e in events]).order_by("seq")
     )
+    corrections, corrected_inputs = Event.corrected_dates(fixes), Event.corrected_inputs(fixes)
     length = hearing_length(j)
     seen: set[tuple[int, str]] = set()
     out = []
@@ -273,7 +274,7 @@ def bookings(j, place: str, start: dt.datetime, end: dt.datetime, *, day: dt.dat
             continue
         recorded = {**(e.data.get("events") or {}), **corrections.get(e.pk, {})}
         other = parse_moment(recorded.get(s.event))
-        where = str((e.data.get("inputs") or {}).get("place") or "")
+        where = str(e.inputs_as_corrected(corrected_inputs).get("place") or "")
         if other is None or place_key(where) != wanted:
             continue
         if other < end and start < other + length:

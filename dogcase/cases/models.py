@@ -24,6 +24,9 @@ from django.utils import timezone
 from dogcase.cases import vocabulary
 from dogcase.law import CaseState, TakenStep, library
 
+# the act of a correction event that corrects a value a legal act recorded in its form (not a date)
+INPUT_CORRECTION = "correct_input"
+
 
 class CityAccess(models.Model):
     """Which cities (jurisdiction ids) a staff user works for. Every record belongs to one city, and a user
@@ -445,10 +448,24 @@ class Event(models.Model):
         (oldest first): {event pk: {event name: new date, as stored}}; the act's own event is never changed."""
         out: dict[int, dict] = {}
         for e in events:
-            if e.kind == Event.Kind.CORRECTION and e.corrects_id:
+            if e.kind == Event.Kind.CORRECTION and e.corrects_id and e.act != INPUT_CORRECTION:
                 for name in e.data.get("events") or [e.data["event"]]:
                     out.setdefault(e.corrects_id, {})[name] = e.data["new"]
         return out
+
+    @staticmethod
+    def corrected_inputs(events) -> dict[int, dict]:
+        """What each legal act recorded in its form as corrected by the correction events among `events`
+        (oldest first): {event pk: {input id: new value}}; the act's own event is never changed."""
+        out: dict[int, dict] = {}
+        for e in events:
+            if e.kind == Event.Kind.CORRECTION and e.corrects_id and e.act == INPUT_CORRECTION:
+                out.setdefault(e.corrects_id, {})[e.data["input"]] = e.data["new"]
+        return out
+
+    def inputs_as_corrected(self, corrections: dict[int, dict]) -> dict:
+        """The act's form as recorded, with the corrections of `Event.corrected_inputs` applied."""
+        return {**(self.data.get("inputs") or {}), **corrections.get(self.pk, {})}
 
 
 class ChainHead(models.Model):
@@ -571,6 +588,7 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
     if events is None:
         events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
     corrections = Event.corrected_dates(events)
+    corrected_inputs = Event.corrected_inputs(events)
     taken = []
     for e in events:
         if e.kind != Event.Kind.STEP:
@@ -584,7 +602,7 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
                 actor=str(e.actor_id),
                 outcome=e.data.get("outcome"),
                 events={k: parse_value(v) for k, v in recorded.items()},
-                inputs=e.data.get("inputs", {}),
+                inputs=e.inputs_as_corrected(corrected_inputs),
             )
         )
     return CaseState(
@@ -670,7 +688,7 @@ def scheduled_hearings(
         if step is None:
             continue
         taken = by_taken.get((e.act, e.at))
-        inputs = e.data.get("inputs") or {}
+        inputs = (taken.inputs if taken is not None else None) or e.data.get("inputs") or {}  # as corrected
         for inp in step.inputs:
             if inp.when != "future" or inp.kind != "datetime":
                 continue

@@ -456,7 +456,18 @@ def correct_document(
         j = case_acts.jurisdiction_of(case)
         state = case_acts.case_state(case)
         step_event = document.step_event
-        inputs = dict((step_event.data.get("inputs") if step_event else None) or {})
+        # the step's own inputs as recorded, with any correction of them (cases.acts.correct_event_input)
+        inputs = dict(
+            next(
+                (
+                    t.inputs
+                    for t in state.taken
+                    if step_event and (t.step, t.at) == (step_event.act, step_event.at)
+                ),
+                None,
+            )
+            or {}
+        )
         if step_event is not None:
             # the state as the step found it: the step's own record is the one the document is filled from
             state = _state_before(state, step_event)

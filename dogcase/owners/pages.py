@@ -84,7 +84,8 @@ def designation(case: Case, j, language: str) -> dict[str, Any] | None:
     grounds = ""
     on = None
     if declared is not None:
-        grounds = str((declared.data.get("inputs") or {}).get("basis") or "").strip()
+        fixes = Event.corrected_inputs(case.events.filter(kind=Event.Kind.CORRECTION, corrects=declared))
+        grounds = str(declared.inputs_as_corrected(fixes).get("basis") or "").strip()
         on = declared.data.get("law_date") or timezone.localtime(declared.at).date().isoformat()
     return {
         "label": _lower_first(known.label if known else case.designation.replace("_", " ")),

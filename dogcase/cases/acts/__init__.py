@@ -43,7 +43,7 @@ from dogcase.cases.acts.core import (
     roles_text,
     store,
 )
-from dogcase.cases.acts.corrections import correct_event_date
+from dogcase.cases.acts.corrections import correct_event_date, correct_event_input, correctable_inputs
 from dogcase.cases.acts.named import (
     declare_dog,
     destroy_dog,
@@ -130,6 +130,8 @@ __all__ = [
     "claim_issuing_key",
     "complete_task",
     "correct_event_date",
+    "correct_event_input",
+    "correctable_inputs",
     "declare_dog",
     "destroy_dog",
     "dispose_of_dog",

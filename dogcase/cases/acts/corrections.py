@@ -1,5 +1,6 @@
-"""Correcting a date a step recorded: a correction event with its reason, the dates kept in order, and the
-obligations recomputed."""
+"""Correcting what a legal act recorded: a date (`correct_event_date`) or a value typed in its form
+(`correct_event_input`: a telephone left out, a name misspelt), each a correction event with the actor and the
+reason, the act's own event never changed, and the obligations recomputed."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ from dogcase.cases.acts.obligations import iso, recompute_obligations
 from dogcase.cases.acts.steps import StepResult
 from dogcase.cases.audit import append_event
 from dogcase.cases.hearings import check_room
-from dogcase.cases.models import Case, Event, case_state, jurisdiction_of
-from dogcase.law import CaseState, clock
+from dogcase.cases.models import INPUT_CORRECTION, Case, Event, case_state, jurisdiction_of
+from dogcase.law import CaseState, InputError, clock
 
 
 def correct_event_date(
@@ -178,3 +179,136 @@ def _check_corrected_order(j, state: CaseState, names: list[str], value: dt.date
                 else clock.format_date(before)
             )
             raise InvalidInput("value", f"cannot be before {j.event_label(earlier)} ({when})")
+
+
+# the values of a form that a correction may change: what the act wrote down, not what it decided (a designation,
+# an outcome, a ground or the proofs accepted are the act itself: a wrong one is answered by the law's own
+# steps, a review or an appeal) nor a date (`correct_event_date`) or a file
+CORRECTABLE_KINDS = ("text", "telephone")
+
+
+def correctable_inputs(step) -> list:
+    """The inputs of `step` a correction may change."""
+    return [i for i in step.inputs if i.kind in CORRECTABLE_KINDS] if step is not None else []
+
+
+def correct_event_input(
+    case: Case,
+    *,
+    event: Event,
+    input_id: str,
+    value: str,
+    reason: str,
+    actor,
+    expected_version: int,
+    idempotency_key: str | None = None,
+    at: dt.datetime | None = None,
+) -> StepResult:
+    """Correct a value a step recorded in its form (the officer's telephone left out of a declaration): a new
+    correction event with the actor, the reason and both values; the case reads the corrected value from then
+    on (its documents, the next acts' checks) and its deadlines are recomputed. The act's own event is never
+    changed. Raises InvalidInput naming the field, Refused, or StaleCase."""
+    at = at or now()
+    require_city(actor, case.jurisdiction)
+    reason = (reason or "").strip()
+    if len(reason) < 10:
+        raise InvalidInput("reason", "say why the value was wrong (at least 10 characters)")
+    check_text("reason", reason, REASON_LIMIT)
+    with transaction.atomic():
+        lock_case(case.pk)
+        replay = replayed(idempotency_key, actor=actor, act=INPUT_CORRECTION, case=case)
+        if replay is not None:
+            return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        if locked.version != expected_version:
+            raise StaleCase(locked, expected_version)
+        if event.case_id != locked.pk or event.kind != Event.Kind.STEP:
+            raise InvalidInput("event", "only a legal act of this case can be corrected")
+        if locked.status == Case.Status.CLOSED:
+            raise Refused(
+                "Correct what an act recorded",
+                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
+            )
+        j = jurisdiction_of(locked)
+        step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
+        allowed = "administrator" in staff_roles(actor) or (
+            step is not None and staff_roles(actor) & staff_roles_for_pack_roles(j.id, step.roles)
+        )
+        if not allowed:
+            raise Refused(
+                "Correct what an act recorded",
+                [
+                    {
+                        "reason": "Only someone who may take this step, or an administrator, may correct it.",
+                        "citation": "",
+                        "code": "not_empowered",
+                    }
+                ],
+            )
+        source = next((i for i in correctable_inputs(step) if i.id == input_id), None)
+        if source is None:
+            names = ", ".join(i.label for i in correctable_inputs(step)) or "none"
+            raise InvalidInput("input", f"this act has no such value to correct; its values: {names}")
+        state = case_state(locked)
+        taken = next((t for t in state.taken if t.step == event.act and t.at == event.at), None)
+        current = (taken.inputs if taken is not None else {}).get(input_id)
+        try:
+            cleaned = j.validate_inputs_given(step, state, {input_id: value}, event.at).get(input_id)
+        except InputError as problem:
+            raise InvalidInput("value", problem.rule) from None
+        if cleaned in (None, "") and source.required:
+            raise InvalidInput("value", f"required: {source.label}")
+        if (cleaned or "") == (current or ""):
+            raise InvalidInput("value", "that is already the recorded value")
+        before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+        correction = append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=actor,
+            actor_roles=roles_text(actor),
+            kind=Event.Kind.CORRECTION,
+            act=INPUT_CORRECTION,
+            summary=f"Corrected “{source.label}” of “{event.summary[:120]}” from {_shown(current)} to "
+            f"{_shown(cleaned)}: {reason}",
+            citation=event.citation,
+            layer=event.layer,
+            data={
+                "input": input_id,
+                "label": source.label,
+                "old": current,
+                "new": cleaned,
+                "reason": reason,
+                "corrects_seq": event.seq,
+            },
+            corrects=event,
+            idempotency_key=idempotency_key,
+        )
+        locked.version += 1
+        locked.updated_at = at
+        locked.save()
+        recompute_obligations(locked, at=at, actor=actor)
+        after = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+        changed = [
+            {"deadline": k, "old_due": iso(before.get(k)), "new_due": iso(v)}
+            for k, v in after.items()
+            if before.get(k) != v
+        ]
+        if changed:
+            append_event(
+                at=at,
+                jurisdiction=locked.jurisdiction,
+                case=locked,
+                actor=actor,
+                actor_roles=roles_text(actor),
+                kind=Event.Kind.SYSTEM,
+                act="recompute_deadlines",
+                summary=f"Deadlines recomputed after the correction of event #{event.seq}: {len(changed)} changed",
+                citation=event.citation,
+                data={"correction_seq": correction.seq, "changed": changed},
+            )
+    return StepResult(correction, locked)
+
+
+def _shown(value) -> str:
+    return f"“{value}”" if value not in (None, "") else "(nothing)"

@@ -98,6 +98,7 @@ def timeline(
         if e.corrects_id:
             corrected_by.setdefault(e.corrects_id, []).append(e.seq)
     corrections = Event.corrected_dates(events)
+    fixes = Event.corrected_inputs(events)
     case = events[0].case if events else None
     rows = []
     for e in events:
@@ -128,8 +129,13 @@ def timeline(
                     {"name": event_words(j, k), "value": _value_words(v)} for k, v in recorded.items()
                 ],
                 "files": list((e.data.get("files") or {}).values()),
-                "entered": _entered(entered, e),
+                "entered": _entered(entered, e, fixes),
                 "correctable": may_correct and bool(recorded),
+                # a value typed in the act's form (a telephone left out) may be corrected too
+                "value_correctable": may_correct
+                and e.kind == Event.Kind.STEP
+                and j is not None
+                and bool(acts.correctable_inputs(_step_of(j, e))),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
                 "documents": documents.get(e.pk, []) if documents else [],
             }
@@ -137,10 +143,17 @@ def timeline(
     return rows
 
 
-def _entered(entered, e: Event) -> list[dict[str, str]]:
+def _step_of(j, e: Event):
+    """The step an act took, as its law stood that day (None for a step no longer known)."""
+    day = timezone.localtime(e.at).date()
+    return next((s for s in j.procedure(day) if s.id == e.act), None)
+
+
+def _entered(entered, e: Event, fixes: dict[int, dict]) -> list[dict[str, str]]:
+    """What the act's form was given, as corrected since (`fixes`: Event.corrected_inputs)."""
     if entered is None or e.kind != Event.Kind.STEP:
         return []
-    return entered.rows(e.act, e.at, e.data.get("designation") or None, e.data.get("inputs") or {})
+    return entered.rows(e.act, e.at, e.data.get("designation") or None, e.inputs_as_corrected(fixes))
 
 
 def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list[dict]]:
@@ -690,6 +703,117 @@ def correct_date(request, number: str, seq: int):
         "chosen_is_instant": isinstance(current.get(values.get("name")), dt.datetime),
     }
     return render(request, "staff/correct_form.html", context, status=status)
+
+
+@staff_required
+def correct_value(request, number: str, seq: int):
+    """Correct a value an act recorded in its form (a telephone left out, a name misspelt): a correction event
+    with the reason (cases.acts.correct_event_input); the act's documents are issued again as new versions,
+    filled with the corrected value (documents.acts.correct_document)."""
+    from dogcase.documents.models import IssuedDocument
+
+    user = request.user
+    case = _case(user, number)
+    require_writer(user)
+    j = library().get(case.jurisdiction)
+    event = get_object_or_404(Event, case=case, seq=seq, kind=Event.Kind.STEP)
+    step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
+    fields = acts.correctable_inputs(step)
+    if not fields:
+        raise Http404("This act recorded no value that can be corrected.")
+    state = acts.case_state(case)
+    taken = next((t for t in state.taken if t.step == event.act and t.at == event.at), None)
+    current = dict(taken.inputs) if taken is not None else {}
+    errors: dict[str, str] = {}
+    general: list[str] = []
+    refusals: list[dict] = []
+    stale = None
+    version = case.version
+    token = new_form_token()
+    values = {"input": fields[0].id, "value": "", "reason": ""}
+    status = 200
+    if request.method == "POST":
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            return HttpResponseBadRequest("The form is missing its case version; reload the page.")
+        token = clean_token(request.POST.get("idempotency_key")) or token
+        values = {k: (request.POST.get(k) or "").strip() for k in ("input", "value", "reason")}
+        tried = attempt_act(
+            lambda: acts.correct_event_input(
+                case,
+                event=event,
+                input_id=values["input"],
+                value=values["value"],
+                reason=values["reason"],
+                actor=user,
+                expected_version=version,
+                idempotency_key=token,
+            ),
+            fields=("input", "value", "reason"),
+        )
+        errors.update(tried.errors)
+        general.extend(tried.general)
+        refusals = tried.refusals
+        status = tried.status
+        if tried.stale is not None:
+            case = _case(user, number)
+            version = tried.stale.case.version
+            stale = {
+                "message": "Someone else acted on this case while you had the form open. Nothing was saved. "
+                "Check the case as it is now, then submit again.",
+                "recent": timeline(queries.case_events(case), may_correct=False, j=j)[-5:],
+            }
+        if tried.done:
+            if tried.result.replayed:
+                messages.info(request, "This correction was already recorded from this form.")
+                return redirect(reverse("staff:case", args=[case.number]) + f"#e-{tried.result.event.seq}")
+            reissued = []
+            latest = IssuedDocument.objects.filter(step_event=event, replaced_by__isnull=True)
+            for document in latest:
+                try:
+                    reissued.append(
+                        document_acts.correct_document(
+                            document,
+                            actor=user,
+                            reason=f"{tried.result.event.data['label']} corrected (entry "
+                            f"#{tried.result.event.seq}): {values['reason']}",
+                        )
+                    )
+                except (acts.InvalidInput, acts.Refused) as problem:
+                    messages.warning(
+                        request,
+                        f"{document.title} {document.number} could not be issued again: {problem}. Correct it "
+                        "from its page once the case has what it needs.",
+                    )
+            messages.success(
+                request,
+                "The value was corrected"
+                + (
+                    f" and {len(reissued)} document{'s' * (len(reissued) != 1)} issued again as a new version"
+                    if reissued
+                    else ""
+                )
+                + ".",
+            )
+            return redirect(reverse("staff:case", args=[case.number]) + f"#e-{tried.result.event.seq}")
+    chosen = values.get("input")
+    context = {
+        "case": case,
+        "event": event,
+        "fields": [
+            {"id": i.id, "label": i.label, "value": current.get(i.id) or "", "kind": i.kind} for i in fields
+        ],
+        "values": values,
+        "chosen_kind": next((i.kind for i in fields if i.id == chosen), "text"),
+        "errors": errors,
+        "general_errors": general,
+        "refusals": refusals,
+        "stale": stale,
+        "version": version,
+        "token": token,
+    }
+    return render(request, "staff/correct_value_form.html", context, status=status)
 
 
 def _parse_correction(text: str, current, tz):
