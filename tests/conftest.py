@@ -109,7 +109,11 @@ def make_staff_user(db):
     """Create a user holding one role (a Django Group named after the role), working for the given cities
     (default: both demo cities)."""
 
-    def make(group_name: str, username: str | None = None, cities=CITIES) -> User:
+    def make(group_name: str, username: str | None = None, cities=CITIES, offices: bool = True) -> User:
+        """`offices`: the user holds the offices of its cities its role maps to (a city's Chief of Police, as
+        its administrator would appoint; dogcase.demo.offices), unless False."""
+        from dogcase.demo.offices import appoint_by_role
+
         role = ROLES_BY_GROUP[group_name]
         user = User.objects.create_user(username=username or role.demo_username, password=PASSWORD)
         if group_name == "administrator":
@@ -118,6 +122,8 @@ def make_staff_user(db):
         user.groups.add(Group.objects.get_or_create(name=group_name)[0])
         for city in cities:
             CityAccess.objects.create(user=user, jurisdiction=city)
+        if offices:
+            appoint_by_role(user, cities)
         return user
 
     return make

@@ -398,3 +398,88 @@ def make_administrator(
                 },
             )
     return user
+
+
+# -- offices held by appointment (a pack role marked `appointed`: "Tracy Chief of Police") ---------------------
+
+
+def office_choices(admin, user) -> list[dict]:
+    """The offices of the administrator's cities the user could hold (a staff role of theirs maps to it and
+    they work for the city), each with whether they hold it."""
+    from dogcase.cases.access import appointed_offices
+    from dogcase.cases.models import OfficeHolder
+
+    held = set(OfficeHolder.objects.filter(user=user).values_list("jurisdiction", "office"))
+    theirs = set(_cities_of(user))
+    roles = set(_roles_of(user))
+    out = []
+    for city in sorted(set(cities_of(admin)) & theirs):
+        for office in appointed_offices(city):
+            if roles & set(office.staff) or (city, office.id) in held:
+                out.append(
+                    {
+                        "value": f"{city}:{office.id}",
+                        "label": office.label,
+                        "city": city_name(city),
+                        "held": (city, office.id) in held,
+                        "description": office.description or "",
+                    }
+                )
+    return out
+
+
+def set_offices(user, *, actor, offices: Iterable[str]) -> None:
+    """Appoint the user to the offices given ("<city>:<office>") among those of the administrator's cities, and
+    end their other appointments there; each change an event in its city's chain."""
+    from dogcase.cases.access import appointed_offices
+    from dogcase.cases.models import OfficeHolder
+
+    check_managed(actor, user)
+    mine = set(cities_of(actor))
+    known = {
+        f"{city}:{o.id}": (city, o) for city in mine & set(_cities_of(user)) for o in appointed_offices(city)
+    }
+    wanted = set(offices)
+    unknown = sorted(wanted - set(known))
+    if unknown:
+        raise AccountProblem(
+            "offices", f"Not an office of your cities this user can hold: {', '.join(unknown)}."
+        )
+    roles = set(_roles_of(user))
+    for value in sorted(wanted):
+        city, office = known[value]
+        if not roles & set(office.staff):
+            raise AccountProblem(
+                "offices",
+                f"{office.label} is held by a {_words(office.staff)}; give the user that role first.",
+            )
+    held = {
+        f"{h.jurisdiction}:{h.office}": h
+        for h in OfficeHolder.objects.filter(user=user, jurisdiction__in=mine)
+    }
+    at = now()
+    with transaction.atomic():
+        for value in sorted(wanted - set(held)):
+            city, office = known[value]
+            OfficeHolder.objects.create(user=user, jurisdiction=city, office=office.id)
+            _audit(
+                actor,
+                cities=[city],
+                act="office_appointed",
+                summary=f"Account {user.username} appointed {office.label}",
+                data={"user": user.pk, "username": user.username, "office": office.id},
+                at=at,
+            )
+        for value in sorted(set(held) - wanted):
+            holder = held[value]
+            label = known[value][1].label if value in known else holder.office
+            holder.delete()
+            _audit(
+                actor,
+                cities=[holder.jurisdiction],
+                act="office_vacated",
+                summary=f"Account {user.username} no longer {label}",
+                data={"user": user.pk, "username": user.username, "office": holder.office},
+                at=at,
+            )
+    user.__dict__.pop("_dogcase_offices", None)

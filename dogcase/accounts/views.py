@@ -149,7 +149,10 @@ def user_detail(request, pk: int):
     status = 200
     if request.method == "POST":
         try:
-            if request.POST.get("action") in ("deactivate", "reactivate"):
+            if request.POST.get("action") == "offices":
+                manage.set_offices(user, actor=admin, offices=request.POST.getlist("offices"))
+                messages.success(request, f"Saved the offices {user.username} holds.")
+            elif request.POST.get("action") in ("deactivate", "reactivate"):
                 active = request.POST["action"] == "reactivate"
                 manage.set_active(user, actor=admin, active=active)
                 if not manage.manageable_users(admin).filter(pk=user.pk).exists():
@@ -185,6 +188,7 @@ def user_detail(request, pk: int):
         "cities": {a.jurisdiction for a in user.city_access.all()},
         "errors": errors,
         "is_self": user.pk == admin.pk,
+        "offices": manage.office_choices(admin, user),
         **_choices(admin),
     }
     return render(request, "accounts/user_detail.html", context, status=status)

@@ -51,9 +51,38 @@ def require_record_keeper(user, jurisdiction: str) -> None:
 
 
 def law_actor(user, jurisdiction: str) -> Actor:
-    """The person as the law engine sees them: the pack roles their staff roles act as in that city."""
+    """The person as the law engine sees them: the pack roles their staff roles act as in that city — an office
+    held by appointment (a pack role marked `appointed`: "Tracy Chief of Police") only if they hold it there."""
     j = library().get(jurisdiction)
-    return Actor(id=str(user.pk), roles=j.pack_roles_for(staff_roles(user) - READ_ONLY))
+    roles = j.pack_roles_for(staff_roles(user) - READ_ONLY)
+    appointed = {r for r in roles if getattr(j.roles.get(r), "appointed", False)}
+    if appointed:
+        roles = roles - (appointed - offices_held(user, jurisdiction))
+    return Actor(id=str(user.pk), roles=frozenset(roles))
+
+
+def offices_held(user, jurisdiction: str) -> frozenset[str]:
+    """The offices (pack role ids) the account is appointed to in that city; read once per user object."""
+    from dogcase.cases.models import OfficeHolder
+
+    cache = user.__dict__.setdefault("_dogcase_offices", {})
+    if jurisdiction not in cache:
+        cache[jurisdiction] = (
+            frozenset(
+                OfficeHolder.objects.filter(user=user, jurisdiction=jurisdiction).values_list(
+                    "office", flat=True
+                )
+            )
+            if getattr(user, "pk", None)
+            else frozenset()
+        )
+    return cache[jurisdiction]
+
+
+def appointed_offices(jurisdiction: str) -> list:
+    """The offices of the city's law held by appointment (its pack roles marked `appointed`), in pack order."""
+    j = library().get(jurisdiction)
+    return [r for r in j.roles.values() if getattr(r, "appointed", False)]
 
 
 def staff_roles_for_pack_roles(jurisdiction: str, pack_roles) -> frozenset[str]:

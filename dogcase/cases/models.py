@@ -50,6 +50,24 @@ class CityAccess(models.Model):
             raise ValidationError({"jurisdiction": f"Unknown city; known: {', '.join(cities)}"})
 
 
+class OfficeHolder(models.Model):
+    """An account appointed to an office a city's law names and gives acts to — a pack role marked `appointed`
+    ("Tracy Chief of Police"): a staff role that maps to the office is not enough to act in it; its holders
+    are named by the city's administrator (dogcase.accounts.manage.set_offices), each change audited."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="offices")
+    jurisdiction = models.CharField(max_length=64)
+    office = models.CharField(max_length=64, help_text="A role id of the city's law pack marked appointed")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "jurisdiction", "office"], name="unique_office_holder")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} as {self.office} @ {self.jurisdiction}"
+
+
 class Person(models.Model):
     """An owner, a victim, a witness or a landlord."""
 

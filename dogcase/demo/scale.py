@@ -43,6 +43,7 @@ from dogcase.cases.models import (
 )
 from dogcase.cases.roles import ROLES
 from dogcase.demo import dates
+from dogcase.demo.offices import appoint_by_role
 from dogcase.law import library
 
 # The shipped cities whose procedures the demo stories walk through, stage by stage.
@@ -145,6 +146,7 @@ def staff_users() -> dict[str, Any]:
             user.groups.add(group)
             for city in CITIES:
                 CityAccess.objects.get_or_create(user=user, jurisdiction=city)
+            appoint_by_role(user, CITIES)
             users[role.demo_username] = user
     return users
 

@@ -240,7 +240,12 @@ def read_pack(
         if item["id"] in roles:
             raise where.fail(f"role {item['id']!r} is defined twice")
         roles[item["id"]] = Role(
-            item["id"], item["label"], pack_id, item.get("description"), tuple(item.get("staff", ()))
+            item["id"],
+            item["label"],
+            pack_id,
+            item.get("description"),
+            tuple(item.get("staff", ())),
+            bool(item.get("appointed", False)),
         )
 
     designations: dict[str, Designation] = {}

@@ -121,6 +121,9 @@ class Role:
     staff: tuple[
         str, ...
     ] = ()  # the product's staff roles that act as this pack role (vocabulary.STAFF_ROLES)
+    # an office one person (or a few) holds by appointment ("Tracy Chief of Police"): a staff role that maps
+    # to it is not enough, the city's administrator appoints the account to it (the product's office holders)
+    appointed: bool = False
 
 
 DEFECT_KIND_LABELS = {

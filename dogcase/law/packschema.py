@@ -695,7 +695,12 @@ PACK = Record(
         "roles": ListOf(
             Record(
                 required={"id": ID, "label": STR},
-                optional={"description": STR, "staff": ListOf(OneOf(*STAFF_ROLES), unique=True)},
+                optional={
+                    "description": STR,
+                    "staff": ListOf(OneOf(*STAFF_ROLES), unique=True),
+                    # an office held by appointment: the city's administrator names its holders
+                    "appointed": BOOL,
+                },
             )
         ),
         "procedure": ListOf(STEP),

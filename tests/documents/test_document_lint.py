@@ -137,6 +137,7 @@ def _make_users(cities: Iterable[str]) -> dict:
 
     from dogcase.cases.models import CityAccess
     from dogcase.cases.roles import ROLES_BY_GROUP
+    from dogcase.demo.offices import appoint_by_role
 
     users = {}
     for group in (
@@ -153,6 +154,7 @@ def _make_users(cities: Iterable[str]) -> dict:
         user.groups.add(Group.objects.get_or_create(name=group)[0])
         for city in cities:
             CityAccess.objects.create(user=user, jurisdiction=city)
+        appoint_by_role(user, cities)
         users[role.demo_username] = user
     return users
 

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from dogcase.cases.models import CityAccess
 from dogcase.cases.roles import ROLES
+from dogcase.demo.offices import appoint_by_role
 from dogcase.demo.passwords import DEVELOPMENT_DEMO_PASSWORD, refuse_weak
 from dogcase.law import library
 
@@ -45,6 +46,7 @@ class Command(BaseCommand):
                 user.groups.set([group])
                 for city in demo_cities():
                     CityAccess.objects.get_or_create(user=user, jurisdiction=city)
+                appoint_by_role(user, demo_cities())  # the demo cities' Chief of Police, City Administrator
 
         from dogcase.demo import load_demo
         from dogcase.owners import demo as owner_demo

@@ -1,0 +1,90 @@
+"""Offices the law names (issue 21, item 2): Tracy Subd 2 gives the classification to the City Administrator
+or the Chief of Police, one person each. A police account acts as the Chief only once the city's administrator
+appoints it; every appointment and its end is an event in the city's chain."""
+
+import pytest
+from django.test import Client
+
+from dogcase.cases.access import law_actor
+from dogcase.cases.models import Event, OfficeHolder
+from tests.cases.conftest import Story
+
+pytestmark = pytest.mark.django_db
+
+CITY = "tracy-mn"
+
+
+def test_a_police_account_not_appointed_is_refused_the_chiefs_classification(staff, make_staff_user):
+    patrol = make_staff_user("police_officer", username="patrol", offices=False)
+    s = Story(
+        staff,
+        CITY,
+        {
+            "bit": True,
+            "attacked": True,
+            "victim": "human",
+            "injury": "minor",
+            "place": "public",
+            "provoked": False,
+            "victim_conduct": [],
+            "law_enforcement_dog": False,
+            "aggressive": True,
+        },
+    )
+    assert "chief_of_police" not in law_actor(patrol, CITY).roles
+    assert (
+        "police_department" in law_actor(patrol, CITY).roles
+    )  # the department's acts stay open to every officer
+    refused = s.refused("classify", patrol, 0, designation="vicious", reasonable_cause="Unprovoked bite")
+    assert "not_empowered" in [r["code"] for r in refused.refusals]
+    assert any("Subd 2" in r["citation"] for r in refused.refusals)
+    s.step("classify", "police", 0, designation="vicious", reasonable_cause="Unprovoked bite")  # the Chief
+
+
+def test_the_administrator_appoints_and_ends_an_office_on_the_users_page(
+    administrator_client, make_staff_user
+):
+    patrol = make_staff_user("police_officer", username="patrol", offices=False)
+    page = administrator_client.get(f"/accounts/users/{patrol.pk}").content.decode()
+    assert "Tracy Chief of Police" in page and 'value="tracy-mn:chief_of_police"' in page
+    response = administrator_client.post(
+        f"/accounts/users/{patrol.pk}", {"action": "offices", "offices": ["tracy-mn:chief_of_police"]}
+    )
+    assert response.status_code == 302
+    assert OfficeHolder.objects.filter(user=patrol, jurisdiction=CITY, office="chief_of_police").exists()
+    patrol.refresh_from_db()
+    assert "chief_of_police" in law_actor(patrol, CITY).roles
+    appointed = Event.objects.get(jurisdiction=CITY, act="office_appointed")
+    assert (
+        "patrol appointed Tracy Chief of Police" in appointed.summary and appointed.actor.username == "admin"
+    )
+    administrator_client.post(f"/accounts/users/{patrol.pk}", {"action": "offices"})
+    assert not OfficeHolder.objects.filter(user=patrol).exists()
+    assert Event.objects.filter(jurisdiction=CITY, act="office_vacated").count() == 1
+
+
+def test_an_office_is_held_only_by_a_role_the_law_maps_to_it(administrator_client, make_staff_user):
+    clerk = make_staff_user("city_clerk", username="desk", offices=False)
+    response = administrator_client.post(
+        f"/accounts/users/{clerk.pk}", {"action": "offices", "offices": ["tracy-mn:chief_of_police"]}
+    )
+    assert response.status_code == 400
+    assert 'id="offices-error"' in response.content.decode()
+    assert not OfficeHolder.objects.filter(user=clerk).exists()
+    # a made-up office is refused too
+    response = administrator_client.post(
+        f"/accounts/users/{clerk.pk}", {"action": "offices", "offices": ["tracy-mn:mayor"]}
+    )
+    assert response.status_code == 400 and not OfficeHolder.objects.filter(user=clerk).exists()
+
+
+def test_an_administrator_of_another_city_cannot_appoint_here(make_staff_user):
+    patrol = make_staff_user("police_officer", username="patrol", offices=False)
+    other = make_staff_user("administrator", username="bl-admin", cities=["battle-lake-mn"])
+    client = Client()
+    client.force_login(other)
+    response = client.post(
+        f"/accounts/users/{patrol.pk}", {"action": "offices", "offices": ["tracy-mn:chief_of_police"]}
+    )
+    assert response.status_code == 400
+    assert not OfficeHolder.objects.filter(user=patrol).exists()
