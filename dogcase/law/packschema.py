@@ -171,6 +171,7 @@ class StepConditionSpec(Spec):
         "ground_of",
         "input_by",
         "recorded",
+        "designation",
     )
     _extra = ("provision", "why", "code")
 
@@ -215,6 +216,8 @@ class StepConditionSpec(Spec):
             ListOf(ID, min_items=1).check(arg, here)
         elif test == "recorded":
             EVENT.check(arg, here)
+        elif test == "designation":
+            ListOf(ID, min_items=1, unique=True).check(arg, here)
         if "provision" in value:
             PROVISION_REF.check(value["provision"], where.at("provision", line))
         if "why" in value:

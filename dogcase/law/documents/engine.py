@@ -172,7 +172,8 @@ class DocumentEngine:
             if c.uses_inputs() and not c.parts:
                 raise fail(
                     f"when: {c.test!r} reads a step's form; a section's condition reads the case "
-                    "(done, not_done, outcome, last, within, from, after, ground_of, prohibited)",
+                    "(done, not_done, outcome, last, within, from, after, ground_of, prohibited, recorded, "
+                    "designation)",
                     line,
                 )
         self.procedure.check_condition(cond, every, fail, line)

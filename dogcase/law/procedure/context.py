@@ -501,6 +501,8 @@ class CaseContext(CaseObligations):
             return (True, []) if self.latest(arg) else refuse()
         if test == "recorded":
             return (True, []) if arg in self.state.events else refuse()
+        if test == "designation":
+            return (True, []) if self.state.designation in arg else refuse()
         if test == "not_done":
             return refuse() if self.latest(arg) else (True, [])
         if test in DEADLINE_TESTS:

@@ -368,6 +368,11 @@ class ProcedureStructure:
             for g in c.arg["in"]:
                 if g not in self._triggers:
                     raise fail(f"condition refers to unknown seizure ground {g!r}", where_line)
+        elif c.test == "designation":
+            known = {d for layer in self.j.layers for d in layer.designations}
+            for d in c.arg:
+                if d not in known:
+                    raise fail(f"condition refers to unknown designation {d!r}", where_line)
         elif c.test == "input_by":
             if c.arg["deadline"] not in self._deadline_ids:
                 raise fail(f"condition refers to unknown deadline {c.arg['deadline']!r}", where_line)

@@ -27,6 +27,7 @@ DEFAULT_CODES = {
     "ground_of": "wrong_state",
     "input_by": "too_late",
     "recorded": "missing_step",
+    "designation": "not_applicable",
 }
 ACT_WORDS = {
     "seize": "seizure",
@@ -75,6 +76,8 @@ def condition_words(ctx: Any, cond: Condition, step: Step) -> str:
         return f"unless “{ctx.label(cond.arg)}” has been done"
     if cond.test == "recorded":
         return f"if the date of {ctx.j.event_label(cond.arg)} is on record"
+    if cond.test == "designation":
+        return f"if the dog is declared a {_designations(ctx.j, cond.arg)}"
     if cond.test == "outcome":
         wanted = " or ".join(o.replace("_", " ") for o in cond.arg["in"])
         return f"if “{ctx.label(cond.arg['step'])}” ended with: {wanted}"
@@ -90,6 +93,8 @@ def default_reason(ctx: Any, cond: Condition, step: Step, extra: Any = None) -> 
         return f"Not possible once “{ctx.label(arg)}” has been done, and it has been."
     if test == "recorded":
         return f"The date of {j.event_label(arg)} must be on record first."
+    if test == "designation":
+        return f"Only for a dog declared a {_designations(j, arg)}."
     if test in DEADLINE_TESTS:
         plan = j.deadline_plans[arg]
         who = "the owner's" if plan.who == "owner" else "the city's"
@@ -126,3 +131,10 @@ def default_reason(ctx: Any, cond: Condition, step: Step, extra: Any = None) -> 
             return f"“{label}” must fall within {who} time to {plan.what}."
         return f"“{label}” must be on or before {when_words(extra, j)} ({who} time to {plan.what})."
     return "Not possible now."
+
+
+def _designations(j, ids) -> str:
+    """Designations in words: "dangerous dog or potentially dangerous dog"."""
+    return " or ".join(
+        (j.designations[d].label if d in j.designations else d.replace("_", " ")).lower() for d in ids
+    )
