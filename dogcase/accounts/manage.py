@@ -47,6 +47,14 @@ def may_manage_users(user) -> bool:
     return user.is_authenticated and ADMINISTRATOR in staff_roles(user) and bool(cities_of(user))
 
 
+def may_add_cities(user) -> bool:
+    """The deployment's administrator, who adds a city or county to it: a superuser, or an administrator of
+    every city this server serves (`manage.py create_administrator NAME --all-cities`)."""
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or (may_manage_users(user) and set(city_ids()) <= set(cities_of(user)))
+
+
 def require_user_administrator(user) -> None:
     if not may_manage_users(user):
         raise PermissionDenied("Only a user administrator may manage staff accounts.")

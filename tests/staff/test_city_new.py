@@ -30,14 +30,28 @@ def site(tmp_path, monkeypatch):
 
 
 def test_only_the_deployments_administrator_may_add_one(make_staff_user, site):
-    admin = make_staff_user("administrator")
+    # an administrator of one of the cities only (not a superuser) may not
+    admin = make_staff_user("administrator", cities=["tracy-mn"])
     admin.is_superuser = False
     admin.save()
     client = Client()
     client.force_login(admin)
     assert client.get(URL).status_code == 403
     assert client.post(URL, ANSWERS).status_code == 403
+    assert "Add a city or county" not in client.get("/city-settings/").content.decode()
     assert not site.exists()
+
+
+def test_an_administrator_of_every_city_may_add_one_without_being_a_superuser(make_staff_user, site):
+    from dogcase.accounts.manage import city_ids
+
+    admin = make_staff_user("administrator", username="all-cities", cities=city_ids())
+    admin.is_superuser = False
+    admin.save()
+    client = Client()
+    client.force_login(admin)
+    assert "Add a city or county" in client.get("/city-settings/").content.decode()
+    assert client.post(URL, ANSWERS).status_code == 302
 
 
 def test_a_city_added_from_the_web_is_served_at_once(administrator_client, site):

@@ -83,6 +83,7 @@ def city_settings(request):
         "errors": errors,
         "history": offices.history(city),
         "missing": sum(len(r.missing) for r in rows),
+        "may_add_cities": manage.may_add_cities(admin),
     }
     return render(request, "staff/city_settings.html", context, status=status)
 
@@ -95,8 +96,11 @@ def city_new(request):
     from dogcase.staff import city_admin
 
     admin = request.user
-    if not admin.is_superuser:
-        raise PermissionDenied("Only the deployment's administrator adds a city or county.")
+    if not manage.may_add_cities(admin):
+        raise PermissionDenied(
+            "Only the deployment's administrator (a superuser, or an administrator of every city it serves) adds "
+            "a city or county."
+        )
     holidays = city_admin.optional_holidays()
     values = {"kind": "city", **{f"observes-{h}": "" for h, _ in holidays}}
     errors: dict[str, str] = {}
