@@ -4,6 +4,7 @@ from dogcase.staff.views import (
     calendar,
     cases,
     city_settings,
+    corrections,
     dashboard,
     edits,
     incidents,
@@ -22,8 +23,10 @@ urlpatterns = [
     path("cases/", records.case_list, name="cases"),
     path("cases/<str:number>", cases.case_detail, name="case"),
     path("cases/<str:number>/act/<slug:step_id>", cases.act_form, name="act"),
-    path("cases/<str:number>/events/<int:seq>/correct", cases.correct_date, name="correct"),
-    path("cases/<str:number>/events/<int:seq>/correct-value", cases.correct_value, name="correct_value"),
+    path("cases/<str:number>/events/<int:seq>/correct", corrections.correct_date, name="correct"),
+    path(
+        "cases/<str:number>/events/<int:seq>/correct-value", corrections.correct_value, name="correct_value"
+    ),
     path("dogs/", records.dog_list, name="dogs"),
     path("dogs/<int:pk>", records.dog_detail, name="dog"),
     path("dogs/<int:pk>/edit", edits.edit_dog, name="dog_edit"),

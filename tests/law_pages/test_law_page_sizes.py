@@ -43,9 +43,16 @@ def own_provisions(pack, on):
 @pytest.mark.parametrize("query", DATES)
 @pytest.mark.parametrize("pack", packs())
 def test_every_page_of_every_pack_is_at_most_60_kb(client, pack, query):
+    import datetime as dt
+
     pages = pages_of(client, pack, query)
 
-    assert len(pages) > 3  # the contents, its parts, its problems
+    start = law.library().packs[pack].in_force.start
+    if start is not None and query and dt.date.fromisoformat(query.removeprefix("?on=")) < start:
+        # a city whose own law was not in force yet (the invented Lakeview, from 2020): the state's parts only
+        assert len(pages) >= 2
+    else:
+        assert len(pages) > 3  # the contents, its parts, its problems
     sizes = {url: len(page.encode()) for url, page in pages.items()}
     assert {url: size for url, size in sizes.items() if size > MAX_BYTES} == {}, sizes
 
