@@ -3,12 +3,11 @@ into the site's packs folder, loaded beside the shipped packs; every bad answer 
 nothing written."""
 
 import datetime as dt
-import json
 
 import pytest
 
-from dogcase.cli import main
 from dogcase.law.loader import PACKS_DIR, Library, load_all
+from tests.test_cli import fails, run
 
 OBSERVES = ["--observes", "indigenous_peoples_day=yes", "--observes", "day_after_thanksgiving=no"]
 
@@ -18,18 +17,6 @@ def site(tmp_path, monkeypatch):
     folder = tmp_path / "site-packs"
     monkeypatch.setenv("DOGCASE_SITE_PACKS_DIR", str(folder))
     return folder
-
-
-def run(capsys, *argv):
-    assert main(list(argv)) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def fails(capsys, *argv):
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(argv))
-    assert exit_info.value.code == 2
-    return json.loads(capsys.readouterr().err)["error"]
 
 
 def test_a_city_added_state_only_loads_beside_the_shipped_packs(capsys, site):

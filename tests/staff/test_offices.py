@@ -7,7 +7,7 @@ from django.test import Client
 
 from dogcase.cases.access import law_actor
 from dogcase.cases.models import Event, OfficeHolder
-from tests.cases.conftest import Story
+from tests.cases.conftest import BITE, Story
 
 pytestmark = pytest.mark.django_db
 
@@ -16,25 +16,10 @@ CITY = "tracy-mn"
 
 def test_a_police_account_not_appointed_is_refused_the_chiefs_classification(staff, make_staff_user):
     patrol = make_staff_user("police_officer", username="patrol", offices=False)
-    s = Story(
-        staff,
-        CITY,
-        {
-            "bit": True,
-            "attacked": True,
-            "victim": "human",
-            "injury": "minor",
-            "place": "public",
-            "provoked": False,
-            "victim_conduct": [],
-            "law_enforcement_dog": False,
-            "aggressive": True,
-        },
-    )
+    s = Story(staff, CITY, BITE)
     assert "chief_of_police" not in law_actor(patrol, CITY).roles
-    assert (
-        "police_department" in law_actor(patrol, CITY).roles
-    )  # the department's acts stay open to every officer
+    # the department's acts stay open to every officer
+    assert "police_department" in law_actor(patrol, CITY).roles
     refused = s.refused("classify", patrol, 0, designation="vicious", reasonable_cause="Unprovoked bite")
     assert "not_empowered" in [r["code"] for r in refused.refusals]
     assert any("Subd 2" in r["citation"] for r in refused.refusals)

@@ -5,6 +5,7 @@ reason, the act's own event never changed, and the obligations recomputed."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -29,6 +30,118 @@ from dogcase.cases.models import INPUT_CORRECTION, Case, Event, case_state, juri
 from dogcase.law import CaseState, InputError, clock
 
 
+@dataclass
+class _Opened:
+    """A case locked for a correction of one of its acts: the case, its law and the step the act took; or, for
+    a form submitted twice, the first submission's result."""
+
+    locked: Case | None = None
+    j: object = None
+    step: object = None
+    replay: StepResult | None = None
+
+
+def _reason(reason: str, what: str) -> str:
+    reason = (reason or "").strip()
+    if len(reason) < 10:
+        raise InvalidInput("reason", f"say why the {what} was wrong (at least 10 characters)")
+    check_text("reason", reason, REASON_LIMIT)
+    return reason
+
+
+def _open(
+    case: Case, event: Event, actor, expected_version: int, idempotency_key, *, act: str, title: str
+) -> _Opened:
+    """Lock the case for a correction of `event` (inside the caller's transaction) and check that it may be
+    corrected, and by `actor`: someone who may take the step, or an administrator."""
+    lock_case(case.pk)
+    replay = replayed(idempotency_key, actor=actor, act=act, case=case)
+    if replay is not None:
+        return _Opened(replay=StepResult(replay, Case.objects.get(pk=case.pk), replayed=True))
+    locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+    if locked.version != expected_version:
+        raise StaleCase(locked, expected_version)
+    if event.case_id != locked.pk or event.kind != Event.Kind.STEP:
+        raise InvalidInput("event", "only a legal act of this case can be corrected")
+    if locked.status == Case.Status.CLOSED:
+        raise Refused(
+            title, [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}]
+        )
+    j = jurisdiction_of(locked)
+    step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
+    allowed = "administrator" in staff_roles(actor) or (
+        step is not None and staff_roles(actor) & staff_roles_for_pack_roles(j.id, step.roles)
+    )
+    if not allowed:
+        raise Refused(
+            title,
+            [
+                {
+                    "reason": "Only someone who may take this step, or an administrator, may correct it.",
+                    "citation": "",
+                    "code": "not_empowered",
+                }
+            ],
+        )
+    return _Opened(locked=locked, j=j, step=step)
+
+
+def _record(
+    locked: Case,
+    event: Event,
+    actor,
+    at: dt.datetime,
+    *,
+    act: str,
+    summary: str,
+    data: dict,
+    idempotency_key,
+    always_list: bool,
+) -> Event:
+    """The correction event, the case's next version, its obligations recomputed and — with `always_list`, or
+    when a due date moved — an event listing each due date that changed."""
+    before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+    correction = append_event(
+        at=at,
+        jurisdiction=locked.jurisdiction,
+        case=locked,
+        actor=actor,
+        actor_roles=roles_text(actor),
+        kind=Event.Kind.CORRECTION,
+        act=act,
+        summary=summary,
+        citation=event.citation,
+        layer=event.layer,
+        data={**data, "corrects_seq": event.seq},
+        corrects=event,
+        idempotency_key=idempotency_key,
+    )
+    locked.version += 1
+    locked.updated_at = at
+    locked.save()
+    recompute_obligations(locked, at=at, actor=actor)
+    after = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
+    changed = [
+        {"deadline": k, "old_due": iso(before.get(k)), "new_due": iso(v)}
+        for k, v in after.items()
+        if before.get(k) != v
+    ]
+    if always_list or changed:
+        append_event(
+            at=at,
+            jurisdiction=locked.jurisdiction,
+            case=locked,
+            actor=actor,
+            actor_roles=roles_text(actor),
+            kind=Event.Kind.SYSTEM,
+            act="recompute_deadlines",
+            summary=f"Deadlines recomputed after the correction of event #{event.seq}: {len(changed)} changed",
+            citation=event.citation,
+            data={"correction_seq": correction.seq, "changed": changed},
+        )
+    return correction
+
+
 def correct_event_date(
     case: Case,
     *,
@@ -45,41 +158,14 @@ def correct_event_date(
     and the reason; the dependent deadlines are recomputed and the changes listed in the same event."""
     at = at or now()
     require_city(actor, case.jurisdiction)
-    reason = (reason or "").strip()
-    if len(reason) < 10:
-        raise InvalidInput("reason", "say why the date was wrong (at least 10 characters)")
-    check_text("reason", reason, REASON_LIMIT)
+    reason = _reason(reason, "date")
     with transaction.atomic():
-        lock_case(case.pk)
-        replay = replayed(idempotency_key, actor=actor, act="correct_date", case=case)
-        if replay is not None:
-            return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
-        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
-        if locked.version != expected_version:
-            raise StaleCase(locked, expected_version)
-        if event.case_id != locked.pk or event.kind != Event.Kind.STEP:
-            raise InvalidInput("event", "only a legal act of this case can be corrected")
-        if locked.status == Case.Status.CLOSED:
-            raise Refused(
-                "Correct a date",
-                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
-            )
-        j = jurisdiction_of(locked)
-        step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
-        allowed = "administrator" in staff_roles(actor) or (
-            step is not None and staff_roles(actor) & staff_roles_for_pack_roles(j.id, step.roles)
+        opened = _open(
+            case, event, actor, expected_version, idempotency_key, act="correct_date", title="Correct a date"
         )
-        if not allowed:
-            raise Refused(
-                "Correct a date",
-                [
-                    {
-                        "reason": "Only someone who may take this step, or an administrator, may correct it.",
-                        "citation": "",
-                        "code": "not_empowered",
-                    }
-                ],
-            )
+        if opened.replay is not None:
+            return opened.replay
+        locked, j, step = opened.locked, opened.j, opened.step
         state = case_state(locked)
         taken = next((t for t in state.taken if t.step == event.act and t.at == event.at), None)
         current = taken.events.get(name) if taken is not None else None
@@ -112,51 +198,17 @@ def correct_event_date(
             clash = check_room(j, locked, event.act, {source.id: value, "place": place}, at)
             if clash is not None:
                 raise InvalidInput("value", clash[1])
-        before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
-        correction = append_event(
-            at=at,
-            jurisdiction=locked.jurisdiction,
-            case=locked,
-            actor=actor,
-            actor_roles=roles_text(actor),
-            kind=Event.Kind.CORRECTION,
+        correction = _record(
+            locked,
+            event,
+            actor,
+            at,
             act="correct_date",
             summary=f"Corrected the date of {j.event_label(name)} of “{event.summary[:120]}” from {current} to "
             f"{value}: {reason}",
-            citation=event.citation,
-            layer=event.layer,
-            data={
-                "event": name,
-                "events": names,
-                "old": current,
-                "new": value,
-                "reason": reason,
-                "corrects_seq": event.seq,
-            },
-            corrects=event,
+            data={"event": name, "events": names, "old": current, "new": value, "reason": reason},
             idempotency_key=idempotency_key,
-        )
-        locked.version += 1
-        locked.updated_at = at
-        locked.save()
-        recompute_obligations(locked, at=at, actor=actor)
-        after = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
-        changed = [
-            {"deadline": k, "old_due": iso(before.get(k)), "new_due": iso(v)}
-            for k, v in after.items()
-            if before.get(k) != v
-        ]
-        append_event(
-            at=at,
-            jurisdiction=locked.jurisdiction,
-            case=locked,
-            actor=actor,
-            actor_roles=roles_text(actor),
-            kind=Event.Kind.SYSTEM,
-            act="recompute_deadlines",
-            summary=f"Deadlines recomputed after the correction of event #{event.seq}: {len(changed)} changed",
-            citation=event.citation,
-            data={"correction_seq": correction.seq, "changed": changed},
+            always_list=True,
         )
     return StepResult(correction, locked)
 
@@ -210,41 +262,20 @@ def correct_event_input(
     changed. Raises InvalidInput naming the field, Refused, or StaleCase."""
     at = at or now()
     require_city(actor, case.jurisdiction)
-    reason = (reason or "").strip()
-    if len(reason) < 10:
-        raise InvalidInput("reason", "say why the value was wrong (at least 10 characters)")
-    check_text("reason", reason, REASON_LIMIT)
+    reason = _reason(reason, "value")
     with transaction.atomic():
-        lock_case(case.pk)
-        replay = replayed(idempotency_key, actor=actor, act=INPUT_CORRECTION, case=case)
-        if replay is not None:
-            return StepResult(replay, Case.objects.get(pk=case.pk), replayed=True)
-        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
-        if locked.version != expected_version:
-            raise StaleCase(locked, expected_version)
-        if event.case_id != locked.pk or event.kind != Event.Kind.STEP:
-            raise InvalidInput("event", "only a legal act of this case can be corrected")
-        if locked.status == Case.Status.CLOSED:
-            raise Refused(
-                "Correct what an act recorded",
-                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
-            )
-        j = jurisdiction_of(locked)
-        step = next((s for s in j.procedure(timezone.localtime(event.at).date()) if s.id == event.act), None)
-        allowed = "administrator" in staff_roles(actor) or (
-            step is not None and staff_roles(actor) & staff_roles_for_pack_roles(j.id, step.roles)
+        opened = _open(
+            case,
+            event,
+            actor,
+            expected_version,
+            idempotency_key,
+            act=INPUT_CORRECTION,
+            title="Correct what an act recorded",
         )
-        if not allowed:
-            raise Refused(
-                "Correct what an act recorded",
-                [
-                    {
-                        "reason": "Only someone who may take this step, or an administrator, may correct it.",
-                        "citation": "",
-                        "code": "not_empowered",
-                    }
-                ],
-            )
+        if opened.replay is not None:
+            return opened.replay
+        locked, j, step = opened.locked, opened.j, opened.step
         source = next((i for i in correctable_inputs(step) if i.id == input_id), None)
         if source is None:
             names = ", ".join(i.label for i in correctable_inputs(step)) or "none"
@@ -260,53 +291,18 @@ def correct_event_input(
             raise InvalidInput("value", f"required: {source.label}")
         if (cleaned or "") == (current or ""):
             raise InvalidInput("value", "that is already the recorded value")
-        before = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
-        correction = append_event(
-            at=at,
-            jurisdiction=locked.jurisdiction,
-            case=locked,
-            actor=actor,
-            actor_roles=roles_text(actor),
-            kind=Event.Kind.CORRECTION,
+        correction = _record(
+            locked,
+            event,
+            actor,
+            at,
             act=INPUT_CORRECTION,
             summary=f"Corrected “{source.label}” of “{event.summary[:120]}” from {_shown(current)} to "
             f"{_shown(cleaned)}: {reason}",
-            citation=event.citation,
-            layer=event.layer,
-            data={
-                "input": input_id,
-                "label": source.label,
-                "old": current,
-                "new": cleaned,
-                "reason": reason,
-                "corrects_seq": event.seq,
-            },
-            corrects=event,
+            data={"input": input_id, "label": source.label, "old": current, "new": cleaned, "reason": reason},
             idempotency_key=idempotency_key,
+            always_list=False,
         )
-        locked.version += 1
-        locked.updated_at = at
-        locked.save()
-        recompute_obligations(locked, at=at, actor=actor)
-        after = {o.deadline_id: (o.due_at or o.due_date) for o in locked.obligations.all()}
-        changed = [
-            {"deadline": k, "old_due": iso(before.get(k)), "new_due": iso(v)}
-            for k, v in after.items()
-            if before.get(k) != v
-        ]
-        if changed:
-            append_event(
-                at=at,
-                jurisdiction=locked.jurisdiction,
-                case=locked,
-                actor=actor,
-                actor_roles=roles_text(actor),
-                kind=Event.Kind.SYSTEM,
-                act="recompute_deadlines",
-                summary=f"Deadlines recomputed after the correction of event #{event.seq}: {len(changed)} changed",
-                citation=event.citation,
-                data={"correction_seq": correction.seq, "changed": changed},
-            )
     return StepResult(correction, locked)
 
 
