@@ -171,6 +171,8 @@ class Dog(models.Model):
         indexes = [
             models.Index(fields=["name", "id"], name="dog_name_id"),
             models.Index(fields=["jurisdiction", "name", "id"], name="dog_city_name_id"),
+            # intake's "already on record": the same microchip, in the officer's cities
+            models.Index(fields=["microchip_number", "jurisdiction"], name="dog_microchip"),
         ]
 
     def __str__(self) -> str:
@@ -346,7 +348,10 @@ class Case(models.Model):
     stage = models.CharField(max_length=200, blank=True, help_text="The last step taken, in plain English")
     version = models.PositiveIntegerField(default=1)
     opened_at = models.DateTimeField()
-    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # None: opened by no member of staff (the owner's notice of a move from another city served here)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     updated_at = models.DateTimeField()
     # What the obligation rows were last computed with (acts.recompute_obligations): the instant, and the law
     # (acts.law_fingerprint: the packs' content and the stretch of unchanged law the instant falls in). The
@@ -736,6 +741,22 @@ def scheduled_hearings(
 def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None) -> ScheduledHearing | None:
     """The hearing on the case as last scheduled (the appeal hearing unless another scheduled event is named)."""
     return scheduled_hearings(case, j).get(event_name)
+
+
+class CaseMove(models.Model):
+    """A dog that moved from one city this deployment serves to another, with its case: the case it left
+    (`from_case`, which keeps its history and documents) and the case opened for it where it went (`to_case`,
+    under that city's law for what follows), by the act that recorded the move (`event`). Written once by
+    acts.moves.hand_over; never changed."""
+
+    from_case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="moved_to")
+    to_case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="moved_from")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
+    moved_on = models.DateField()
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.from_case} moved to {self.to_case}"
 
 
 # The rabies observation's record and the versions of the law packs in use live in their own modules; imported

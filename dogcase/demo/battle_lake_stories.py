@@ -402,6 +402,43 @@ def battle_lake() -> list[Story]:
                 ("issue_certificate", "clerk", 205, {"proofs": ALL_CONDITIONS, "number": "BL-DD-2026-02"}),
             ],
         ),
+        # A dangerous dog that moved to Tracy: its case went with it (347.52 (c); § 90.15 (M)), and Tracy's
+        # animal control authority was written to.
+        Story(
+            owner="Trygve Nelson",
+            street="27 Shoreline Drive",
+            dog={
+                "name": "Moose",
+                "breed": "Cane Corso",
+                "colour": "grey",
+                "sex": "male",
+                "birth_year": 2020,
+                "microchip_manufacturer": "AVID",
+                "microchip_number": "985112009988776",
+            },
+            incident={
+                "days": 75,
+                "place": "Shoreline Drive, by the public beach",
+                "kind": "attack",
+                "facts": SERIOUS,
+                "victim": ("Ingrid Berg", "human", "substantial_bodily_harm"),
+                "narrative": "Attacked a swimmer walking up from the beach; the bite needed stitches and surgery.",
+            },
+            steps=[
+                at(declare_d, 73),
+                serve(72),
+                (
+                    "record_move",
+                    "officer",
+                    8,
+                    {
+                        "moved_on": d(10),
+                        "destination": "tracy-mn",
+                        "new_address": "88 Elm Street, Tracy, MN 56175",
+                    },
+                ),
+            ],
+        ),
         Story(
             owner="Karl Ostby",
             street="3 Birch Lane",

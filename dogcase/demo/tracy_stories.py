@@ -167,6 +167,60 @@ def tracy() -> list[Story]:
                 ),
             ],
         ),
+        # A dog declared dangerous under the state's law that moved to a place dogcase does not serve: the letter
+        # to that place's animal control authority (347.52 (c)). The place and its address are fictional.
+        Story(
+            owner="Gary Pietrzak",
+            street="410 Harvey Street",
+            dog={
+                "name": "Tank",
+                "breed": "Presa Canario",
+                "colour": "fawn",
+                "sex": "male",
+                "birth_year": 2019,
+            },
+            incident={
+                "days": 60,
+                "place": "Harvey Street and 4th Street",
+                "kind": "attack",
+                "facts": SERIOUS,
+                "victim": ("Paula Engen", "human", "substantial_bodily_harm"),
+                "narrative": "Knocked a woman off her bicycle and bit her leg; she was kept in hospital overnight.",
+            },
+            steps=[
+                (
+                    "declare",
+                    "officer",
+                    58,
+                    {
+                        "designation": "dangerous",
+                        "basis": "Without provocation inflicted substantial bodily harm on a person, Minn. Stat. "
+                        "347.50, subd. 2(1).",
+                        "declarant_telephone": "507-629-5560",
+                        "declared_on": d(58),
+                    },
+                ),
+                (
+                    "serve_notice",
+                    "officer",
+                    57,
+                    {"served_on": d(57), "method": "personal", "received_on": d(57)},
+                ),
+                (
+                    "record_move",
+                    "officer",
+                    5,
+                    {
+                        "moved_on": d(6),
+                        "destination": "elsewhere",
+                        "destination_name": "Pleasant Valley, MN (a fictional city of the demo)",
+                        "new_address": "12 Prairie Road, Pleasant Valley, MN 56000",
+                        "authority_address": "Pleasant Valley Police Department, 1 Main Street, Pleasant Valley, "
+                        "MN 56000",
+                    },
+                ),
+            ],
+        ),
         # The state's law in Tracy (Minn. Stat. 347.565): a dog declared dangerous under 347.50, its notice under
         # 347.541 subd. 3, the owner's hearing and the hearing officer's decision (subd. 4), then a later attack
         # and the notice of intended destruction under 347.56.

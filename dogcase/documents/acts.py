@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from dogcase.cases import acts as case_acts
 from dogcase.cases.access import law_actor, require_city, staff_roles
+from dogcase.cases.acts.moves import check_destination
 from dogcase.cases.audit import append_event
 from dogcase.cases.files import write_blob
 from dogcase.cases.models import Case, Event
@@ -180,6 +181,10 @@ def take_step(
 
         inputs, _counted = with_accepted_proofs(
             case_acts.jurisdiction_of(locked), locked, step_id, case_acts.case_state(locked), inputs, at
+        )
+        # where a dog moved is named before the letter to that place is drafted (cases/acts/moves.py)
+        check_destination(
+            case_acts.jurisdiction_of(locked), step_id, case_acts.case_state(locked), locked, inputs, at
         )
         if _refused_anyway(locked, step_id, actor, at):
             # not allowed whatever the documents say (the role, the order of the steps, the time): the act

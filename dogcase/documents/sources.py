@@ -9,10 +9,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from dogcase.cases.acts.moves import destination_words
 from dogcase.cases.models import Case, staff_member
 from dogcase.cases.roles import ROLES_BY_GROUP
+from dogcase.documents.offices import offices_of
 from dogcase.documents.words import date_words, humanize, parse, time_words, words
-from dogcase.law import CaseState, InputError, TakenStep
+from dogcase.law import CaseState, InputError, TakenStep, library
 from dogcase.law.clock import add_months, add_years
 from dogcase.law.departures import requirement_amounts
 
@@ -207,6 +209,8 @@ class Sources:
             "seizure.date": lambda: self.event("seizure", "impoundment"),
             "seizure.ground": lambda: self._ground(),
             "reclaim.requirements": self._reclaim,
+            "move.destination": lambda: destination_words(self._move_inputs(), self._move_step()),
+            "move.authority": self._move_authority,
         }
         getter = simple.get(name)
         if getter is None:
@@ -506,6 +510,31 @@ class Sources:
                 return f"{_sentence(str(c.get('label') or ground))}{f' ({cite})' if cite else ''}"
         return humanize(ground)
 
+    def _move_step(self):
+        t = self.last(MOVE_STEP)
+        return self.j.step(t.step, t.at.astimezone(self.tz).date()) if t is not None else None
+
+    def _move_inputs(self) -> Mapping[str, Any]:
+        t = self.last(MOVE_STEP)
+        return (t.inputs or {}) if t is not None else {}
+
+    def _move_authority(self) -> str | None:
+        """To whom the letter on a move goes: the animal control authority of the city or county served here,
+        with the address its settings give, or of the place named on the move, at the address recorded."""
+        inputs, step = self._move_inputs(), self._move_step()
+        place = destination_words(inputs, step)
+        if place is None:
+            return None
+        destination = str(inputs.get("destination") or "")
+        if destination in library().jurisdictions:
+            office = next((row for row in offices_of(destination) if row.office == AUTHORITY_OFFICE), None)
+            address = office.address if office is not None else ""
+            name = office.name if office is not None else "Animal control authority"
+        else:
+            address = str(inputs.get("authority_address") or "").strip()
+            name = "Animal control authority"
+        return f"{name}, {place}" + (f"\n{address}" if address else "")
+
     def _reclaim(self) -> str | None:
         for step_id in ("release", "release_impounded_dog"):
             try:
@@ -525,6 +554,9 @@ class Sources:
 
 
 DECISION_ACTS = ("decide_appeal", "order_destruction")
+# the step that records a dog's move to another city or county, and the office its letter goes to there
+MOVE_STEP = "record_move"
+AUTHORITY_OFFICE = "animal_control_authority"
 
 # The sources that are a value typed in a step's form: name -> (the acts (or step ids) whose latest taking gives
 # it, the inputs read, the first one given wins). The act form reads them too: an input a document cannot be
@@ -540,6 +572,8 @@ INPUT_SOURCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "seizure.place": (("seize", "impound"), ("place",)),
     "seizure.contact": (("seize", "impound"), ("contact",)),
     "seizure.telephone": (("seize", "impound"), ("telephone",)),
+    "move.date": (("record_move",), ("moved_on",)),
+    "move.new_address": (("record_move",), ("new_address",)),
     "council.resolution": (("confirm_or_rescind", "order_impoundment"), ("resolution",)),
 }
 

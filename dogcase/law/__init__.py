@@ -17,9 +17,11 @@ from typing import Any
 from .errors import InputError, LawError, LawNotInForce, PackError, RuleConflict, UnknownJurisdiction
 from .loader import Library, load_all
 from .procedure import Actor, CaseState, Condition, Input, Obligation, Refusal, Step, TakenStep, Verdict
+from .vocabulary import ELSEWHERE
 
 __all__ = [
     "Actor",
+    "ELSEWHERE",
     "CaseState",
     "Condition",
     "Input",

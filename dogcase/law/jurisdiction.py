@@ -262,6 +262,10 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
     def step(self, step_id: str, on: dt.date) -> Step:
         return self._procedure.step(step_id, on)
 
+    def provision_cite(self, key: str | None, on: dt.date) -> dict[str, Any] | None:
+        """A provision of the layers ("pack:id") as cited on `on`: citation, heading, text; None if unknown."""
+        return self._procedure.cite(key, on)
+
     def case_step(self, step_id: str, state: CaseState, at: dt.datetime | None = None) -> Step:
         """The step as this case runs it, in force at `at`: on a case not declared, a city step that replaces
         a state step the state makes reach such a case (`undeclared: true`) is the state's step as the state

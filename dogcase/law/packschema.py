@@ -271,6 +271,10 @@ STEP_INPUT = Record(
         # on a step the owner files (filed_by_owner): the owner's filing through the portal is dated with the
         # day it is submitted in this input; the owner is not asked for it
         "filing_date": BOOL,
+        # a `jurisdiction` input: the designations whose case goes with the dog to a city or county this
+        # deployment serves (the new jurisdiction registers it), and the provision that says so
+        "carries": DESIGNATION_IDS,
+        "carries_provision": PROVISION_REF,
     },
 )
 # the input kinds whose value a step's `outcome:` may name (`{input}` in a sentence; `by:` where the choices

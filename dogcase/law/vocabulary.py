@@ -170,7 +170,12 @@ INPUT_KINDS = (
     # a member of staff designated to take a later act (the hearing officer who will hold the hearing): the
     # choices come from the product (its users who may take that act), the engine holds them to impartiality
     "staff_member",
+    # where a dog moved to (a step that records its move): a city or county this deployment serves (its pack
+    # id) or `elsewhere`; the product offers the served ones and checks the value, as it does its staff
+    "jurisdiction",
 )
+# the value of a `jurisdiction` input for a city or county this deployment does not serve
+ELSEWHERE = "elsewhere"
 REFUSAL_CODES = (
     "not_empowered",
     "not_impartial",

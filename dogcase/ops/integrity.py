@@ -302,6 +302,8 @@ def verify_cases(problems: Problems) -> int:
             "stage": "Case opened",
             "version": 1,
         }
+        # a case opened with its designation (a dog that moved here with its case: cases/acts/moves.py)
+        expected.update({k: v for k, v in (opening.data.get("opened_as") or {}).items() if k in expected})
         source = dict.fromkeys(expected, opening.seq)
         for e in case_events:
             if e.kind == Event.Kind.CORRECTION:

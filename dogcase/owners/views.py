@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from dogcase.accounts.throttle import client_address
 from dogcase.cases import acts
+from dogcase.cases.acts.moves import destination_choices
 from dogcase.documents.next_steps import date_words
 from dogcase.documents.views import pdf_response
 from dogcase.law import InputError, library
@@ -311,6 +312,10 @@ def file_step(request, case, person, step_id: str):
             "value": values.get(i.id, ""),
             "error": errors.get(i.id, ""),
             "max_length": f"{i.text_limit:,}" if i.kind == "text" else "",
+            # where the dog moved: the cities and counties served here, or another place the owner names
+            "choices": [{**c, "label": _(c["label"])} for c in destination_choices(case)]
+            if i.kind == "jurisdiction"
+            else [],
         }
         for i in form_inputs(step)
     ]

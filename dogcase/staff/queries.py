@@ -18,8 +18,9 @@ from django.db.models import (
     prefetch_related_objects,
 )
 from django.db.models.expressions import RawSQL
+from django.utils import timezone
 
-from dogcase.cases.access import cities_of, staff_roles, staff_roles_for_pack_roles
+from dogcase.cases.access import cities_of, offices_held, staff_roles
 from dogcase.cases.acts.waiting import ACT_PREFIX
 from dogcase.cases.guards import in_cities
 from dogcase.cases.models import (
@@ -36,6 +37,7 @@ from dogcase.cases.models import (
 )
 from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.staff import search_index
+from dogcase.staff.city_law import CityLaw, city_law
 
 # Staff who oversee everything of their cities see every item on the dashboard, not only those their role
 # can meet.
@@ -181,72 +183,11 @@ def _overdue(today: dt.date, now: dt.datetime) -> Q:
     return Q(status="overdue") | (Q(kind="due") & past)
 
 
-@dataclass(frozen=True)
-class _CityLaw:
-    """What the dashboard reads from one city's law on one day: deadline id -> the acts of the steps that
-    meet it, and -> the acts its missing authorizes (seizure triggers with that deadline as `after`)."""
-
-    met_by: dict[str, frozenset[str]]
-    authorizes: dict[str, frozenset[str]]
-    decide_label: str
-    # staff role -> the deadline ids that a step this role can take meets, in any version of the city's law:
-    # every obligation whose `staff_roles` names the role has one of them (its roles come from the steps
-    # that meet it, in the law in force when it was computed)
-    by_role: dict[str, frozenset[str]]
-
-
-_CITY_LAW: dict[tuple[int, str, dt.date], _CityLaw] = {}
-
-
-def _city_law(city: str, today: dt.date) -> _CityLaw | None:
-    from dogcase.law import library
-
-    lib = library()
-    j = lib.jurisdictions.get(city)
-    if j is None:
-        return None
-    key = (id(j), city, today)
-    cached = _CITY_LAW.get(key)
-    if cached is not None:
-        return cached
-    met_by: dict[str, set[str]] = {}
-    label = ""
-    for step in j.procedure(today):
-        for deadline in step.satisfies:
-            met_by.setdefault(deadline, set()).add(step.act)
-        # the row of an act waiting on staff (cases/acts/waiting.py) is met by its own step
-        met_by.setdefault(ACT_PREFIX + step.id, set()).add(step.act)
-        if step.opens_case and not label:
-            label = step.label
-    by_role: dict[str, set[str]] = {}
-    for step in j.every_version_of_steps():
-        pack_roles = set(step.roles).union(*step.roles_by_designation.values())
-        for role in staff_roles_for_pack_roles(city, pack_roles):
-            by_role.setdefault(role, set()).update(step.satisfies)
-            by_role[role].add(ACT_PREFIX + step.id)
-    authorizes: dict[str, set[str]] = {}
-    for version in j.all_versions():
-        if version.effect_kind == "seizure_trigger" and version.effect.get("after"):
-            authorizes.setdefault(version.effect["after"]["deadline"], set()).add(
-                version.effect.get("act", "")
-            )
-    value = _CityLaw(
-        met_by={k: frozenset(v) for k, v in met_by.items()},
-        authorizes={k: frozenset(v) for k, v in authorizes.items()},
-        decide_label=label,
-        by_role={k: frozenset(v) for k, v in by_role.items()},
-    )
-    if len(_CITY_LAW) > 256:
-        _CITY_LAW.clear()
-    _CITY_LAW[key] = value
-    return value
-
-
 def decide_labels(cities, today: dt.date) -> dict[str, str]:
     """Each city's words for the step that decides an incident (its opening step's label)."""
     out = {}
     for c in cities:
-        law = _city_law(c, today)
+        law = city_law(c, today)
         out[c] = law.decide_label if law and law.decide_label else "Decide on the incident"
     return out
 
@@ -256,7 +197,7 @@ def _deadlines_where(cities, today: dt.date, pick) -> Q:
     condition the index obligation_active_city_deadline reads directly."""
     q = Q(pk__in=[])
     for city in sorted(cities):
-        law = _city_law(city, today)
+        law = city_law(city, today)
         ids = sorted(pick(law)) if law else []
         if ids:
             q |= Q(jurisdiction=city, deadline_id__in=ids)
@@ -271,16 +212,25 @@ def _of_roles(roles) -> Q:
     return q
 
 
-def _role_deadlines(law: _CityLaw, roles) -> set[str]:
-    return set().union(*(law.by_role.get(role, ()) for role in roles))
+def _role_deadlines(law: CityLaw, roles, user=None) -> set[str]:
+    """The deadline ids one of `roles` can meet in the city; given the `user`, without those a role meets only
+    through an office held by appointment that the user does not hold there."""
+    out: set[str] = set()
+    held = offices_held(user, law.city) if user is not None else None
+    for role in roles:
+        ids = set(law.by_role.get(role, ()))
+        if held is not None:
+            ids -= {d for d, offices in law.office_only.get(role, {}).items() if not offices & held}
+        out |= ids
+    return out
 
 
-def _roles_where(cities, roles, today: dt.date) -> Q:
+def _roles_where(cities, roles, today: dt.date, user=None) -> Q:
     """Obligations of the cities that one of `roles` can meet: the deadline ids the law lets those roles meet
     (which the index finds), then the exact test of the row's roles. A rabies observation's row (no law
     computes it: the city's procedure) is the roles' that keep observations (cases/acts/observation.py)."""
     observed = Q(jurisdiction__in=sorted(cities), deadline_id__startswith=OBSERVATION_DEADLINE)
-    by_law = _deadlines_where(cities, today, lambda law: _role_deadlines(law, roles))
+    by_law = _deadlines_where(cities, today, lambda law: _role_deadlines(law, roles, user))
     return (by_law | observed) & _of_roles(roles)
 
 
@@ -288,6 +238,8 @@ def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime)
     """An obligation list of the dashboard as a condition over the user's active obligations."""
     # met by the list's roles that the user holds (every one of them for those who oversee everything)
     roles = staff_roles(user)
+    # those who oversee everything see the offices' work too; the others, what their offices let them do
+    holder = None if roles & SEES_ALL else user
     roles = work.roles if roles & SEES_ALL else work.roles & roles
     q = Q(pk__in=[])
     if work.acts and roles:
@@ -295,7 +247,9 @@ def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime)
         met = _deadlines_where(
             cities,
             today,
-            lambda law: {d for d, a in law.met_by.items() if a & work.acts} & _role_deadlines(law, roles),
+            lambda law: (
+                {d for d, a in law.met_by.items() if a & work.acts} & _role_deadlines(law, roles, holder)
+            ),
         )
         if work.who:
             met &= Q(who=work.who)
@@ -313,7 +267,7 @@ def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime)
                 today,
                 lambda law: (
                     {d for d, a in law.met_by.items() if d.startswith(ACT_PREFIX) and a & work.authorizes}
-                    & _role_deadlines(law, roles)
+                    & _role_deadlines(law, roles, holder)
                 ),
             )
             q |= waiting & _of_roles(roles)
@@ -325,7 +279,7 @@ def _rest_filter(user, shown: list[WorkList], cities, today: dt.date, now: dt.da
     q = ~Q(kind="ongoing")
     roles = staff_roles(user)
     if not roles & SEES_ALL:
-        q &= _roles_where(cities, roles, today)
+        q &= _roles_where(cities, roles, today, user)
     for work in shown:
         if work.source == "obligations":
             q &= ~_list_filter(user, work, cities, today, now)
@@ -358,8 +312,28 @@ def _active_obligations_in(cities) -> QuerySet[Obligation]:
 
 
 def _undecided_cases(user) -> QuerySet[Case]:
-    """Open cases whose dog is not yet declared (or classified): the incidents an officer has to decide."""
-    return Case.objects.filter(jurisdiction__in=cities_of(user), status=Case.Status.OPEN, designation="")
+    """Open cases whose dog is not yet declared (or classified): the incidents an officer has to decide — in
+    the cities where the user's role decides, through an office anyone of it holds or one the user holds."""
+    return Case.objects.filter(
+        jurisdiction__in=deciding_cities(user), status=Case.Status.OPEN, designation=""
+    )
+
+
+def deciding_cities(user) -> list[str]:
+    """The user's cities but those where their roles decide an incident only through an office held by
+    appointment that the user does not hold there (Tracy's classification, for a police account that is not
+    its Chief of Police)."""
+    roles = staff_roles(user)
+    if roles & SEES_ALL:
+        return list(cities_of(user))
+    today = timezone.localdate()
+    out = []
+    for city in cities_of(user):
+        law = city_law(city, today)
+        offices = [law.decide_offices.get(r) for r in roles] if law is not None else [None]
+        if any(o is None or o & offices_held(user, city) for o in offices):
+            out.append(city)
+    return out
 
 
 def _open_tasks(user) -> QuerySet[Task]:

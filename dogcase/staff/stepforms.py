@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dogcase.cases.act_forms import HIDDEN_KINDS, LIST_KINDS
+from dogcase.cases.acts.moves import destination_choices
 from dogcase.cases.hearings import designatable_staff
 from dogcase.documents.fill import attachments_of, document_types_for, inputs_documents_need
 from dogcase.documents.sources import INPUT_SOURCES
@@ -242,6 +243,9 @@ def fields_for(j, step, *, state, at: dt.datetime, values=None, errors=None, cas
             annotate_choices(case, f, at, j.tz)
         if inp.kind == "designation":
             f["choices"] = [{**c, "label": designation_label(j, c["value"])} for c in f["choices"]]
+        if inp.kind == "jurisdiction" and case is not None:
+            # where the dog moved: the other cities and counties served here, or any other place (named)
+            f["choices"] = [_choice(c) for c in destination_choices(case)]
         if inp.kind == "staff_member":
             # the people the law empowers for the act they are designated to take (the hearing officer)
             day = at.astimezone(j.tz).date()
@@ -261,7 +265,15 @@ TELEPHONE_HELP = "A telephone number, e.g. 218-555-0150; an extension as “ext.
 # Inputs whose values come from the law's choices: the engine's refusal of a value names the ids it allows,
 # the form names the choices it offered.
 CHOICE_KINDS = frozenset(
-    {"designation", "service_method", "outcome", "seizure_ground", "staff_member", *LIST_KINDS}
+    {
+        "designation",
+        "service_method",
+        "outcome",
+        "seizure_ground",
+        "staff_member",
+        "jurisdiction",
+        *LIST_KINDS,
+    }
 )
 
 

@@ -9,6 +9,7 @@ from dogcase.staff.views import (
     edits,
     incidents,
     mail,
+    moves,
     observations,
     records,
 )
@@ -22,6 +23,7 @@ urlpatterns = [
     path("city-settings/new", city_settings.city_new, name="city_new"),
     path("cases/", records.case_list, name="cases"),
     path("cases/<str:number>", cases.case_detail, name="case"),
+    path("cases/<str:number>/moved-from/documents/<int:pk>", moves.moved_document, name="moved_document"),
     path("cases/<str:number>/act/<slug:step_id>", cases.act_form, name="act"),
     path("cases/<str:number>/events/<int:seq>/correct", corrections.correct_date, name="correct"),
     path(

@@ -355,6 +355,34 @@ SCENARIOS = {
         lambda c, s: state_dangerous(c),
         lambda c, s: ("issue_certificate", "officer", 4, {"proofs": proofs_for(c, "issue_certificate", 4)}),
     ),
+    "battle-lake-mn/record_move": (
+        "battle-lake-mn",
+        SERIOUS,
+        lambda c, s: bl_served_dangerous(c),
+        lambda c, s: (
+            "record_move",
+            "officer",
+            4,
+            {
+                "moved_on": on(4),
+                "destination": "elsewhere",
+                "destination_name": "Fergus Falls, MN",
+                "new_address": "9 Oak Avenue, Fergus Falls, MN 56537",
+                "authority_address": "112 W Washington Ave, Fergus Falls, MN 56537",
+            },
+        ),
+    ),
+    "tracy-mn/record_move": (
+        "tracy-mn",
+        SERIOUS,
+        lambda c, s: state_dangerous(c),
+        lambda c, s: (
+            "record_move",
+            "officer",
+            4,
+            {"moved_on": on(4), "destination": "battle-lake-mn", "new_address": "9 Oak Avenue, Battle Lake"},
+        ),
+    ),
     "tracy-mn/serve_destruction_notice": (
         "tracy-mn",
         SERIOUS,

@@ -109,7 +109,8 @@ def test_each_step_says_which_layer_of_law_it_comes_from(officer, served_dangero
     steps = response.context["allowed_steps"] + response.context["refused_steps"]
     layers = {s["id"]: s["layer"] for s in steps}
     assert layers["post_security"] == "state"
-    assert layers["record_move"] == "city"
+    assert layers["record_move"] == "city+state"  # (M) over 347.52 (c)
+    assert layers["record_landlord_disclosure"] == "city"
     assert layers["serve_notice"] == "city+state" if "serve_notice" in layers else True
 
 

@@ -13,6 +13,7 @@ from dogcase.cases.models import Case, Obligation
 from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.law import library
 from dogcase.staff import queries
+from dogcase.staff.city_law import city_law
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_every_role_named_on_an_obligation_is_given_its_deadline_by_the_law(demo
     named = 0
     # a rabies observation's row is the city's procedure, not the law's (its roles are its pack section's)
     for ob in _active().exclude(staff_roles="").exclude(deadline_id__startswith=OBSERVATION_DEADLINE):
-        law = queries._city_law(ob.jurisdiction, today)
+        law = city_law(ob.jurisdiction, today)
         for role in ob.staff_roles.strip(",").split(","):
             named += 1
             assert ob.deadline_id in law.by_role.get(role, ()), (ob.jurisdiction, ob.deadline_id, role)

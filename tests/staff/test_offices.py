@@ -73,3 +73,69 @@ def test_an_administrator_of_another_city_cannot_appoint_here(make_staff_user):
     )
     assert response.status_code == 400
     assert not OfficeHolder.objects.filter(user=patrol).exists()
+
+
+def _dashboard(user):
+    from django.utils import timezone
+
+    from dogcase.staff import queries
+
+    return queries.dashboard(user, today=timezone.localdate(), now=timezone.now())
+
+
+def _numbers(user) -> set[str]:
+    """The cases whose work the user's dashboard lists, in any of its lists (the rabies observation a bite on
+    a person starts is the city's procedure, every officer's: left out)."""
+    from dogcase.cases.observations import OBSERVATION_DEADLINE
+
+    out = set()
+    for sid, rows in _dashboard(user).rows.items():
+        for row in rows:
+            if str(getattr(row, "deadline_id", "")).startswith(OBSERVATION_DEADLINE):
+                continue
+            case = row if sid == "decide" else getattr(row, "case", None)
+            if case is not None:
+                out.add(case.number)
+    return out
+
+
+def test_the_dashboard_lists_an_office_s_work_to_those_who_hold_it(staff, make_staff_user):
+    """Once Tracy's Chief of Police classifies a dog vicious, the city must notify the owner (Subd 2), by its
+    City Administrator or the Chief: the work is on the dashboards of the accounts that hold those offices, not
+    on every police or clerk account's."""
+    patrol = make_staff_user("police_officer", username="patrol", offices=False)
+    desk = make_staff_user("city_clerk", username="desk", offices=False)
+    tracy = Story(staff, CITY, BITE)
+    tracy.step("classify", "police", 0, designation="vicious", reasonable_cause="Unprovoked bite")
+    assert tracy.case.obligations.filter(deadline_id="city.notify_classification").exists()
+    assert tracy.case.number in _numbers(staff["police"])  # the Chief
+    assert tracy.case.number in _numbers(staff["clerk"])  # the City Administrator
+    assert tracy.case.number not in _numbers(patrol)
+    assert tracy.case.number not in _numbers(desk)
+    OfficeHolder.objects.create(user=patrol, jurisdiction=CITY, office="chief_of_police")
+    patrol = type(patrol).objects.get(pk=patrol.pk)  # the offices are read once per user object
+    assert tracy.case.number in _numbers(patrol)
+
+
+def test_an_incident_any_police_account_may_decide_stays_on_every_officer_s_dashboard(staff, make_staff_user):
+    """In Tracy the state's declaration (347.50) is open to any law enforcement official, so its incidents to
+    decide are every police account's, appointed Chief or not."""
+    patrol = make_staff_user("police_officer", username="patrol", offices=False)
+    tracy = Story(staff, CITY, BITE)
+    assert tracy.case.number in {c.number for c in _dashboard(patrol).rows["decide"]}
+
+
+def test_which_work_is_an_office_s_alone_is_read_from_the_law():
+    from django.utils import timezone
+
+    from dogcase.staff.city_law import city_law
+
+    law = city_law(CITY, timezone.localdate())
+    clerk = law.office_only.get("city_clerk", {})
+    assert clerk["city.notify_classification"] == {"city_administrator"}
+    assert clerk["owner.prove_insurance"] == {"city_administrator"}
+    police = law.office_only.get("police_officer", {})
+    assert police["city.notify_classification"] == {"chief_of_police"}
+    # a step the police department takes (any officer) is nobody's office alone
+    assert "act:record_vicious_transfer" not in police
+    assert city_law("battle-lake-mn", timezone.localdate()).office_only == {}

@@ -285,7 +285,7 @@ def record_incident(
             return Incident.objects.get(pk=replay.data["id"])
         incident = Incident.objects.create(
             jurisdiction=jurisdiction,
-            number=_next_number(Incident, f"{j.pack.case_prefix}-I{timezone.localtime(at).year}-"),
+            number=next_number(Incident, f"{j.pack.case_prefix}-I{timezone.localtime(at).year}-"),
             occurred_at=occurred_at,
             place=place,
             place_type=place_type,
@@ -428,7 +428,7 @@ def _check_victims(jurisdiction: str, victims: list[Mapping[str, Any]]) -> None:
         )
 
 
-def _next_number(model, stem: str) -> str:
+def next_number(model, stem: str) -> str:
     """The next number after `stem` ("BL-2026-"): one past the highest already given, whichever jurisdiction
     id holds it (a pack renamed keeps its prefix, and its old numbers are not given again). Runs under the
     city's chain lock, so two acts never draw the same number."""
@@ -477,7 +477,7 @@ def open_case(
             raise InvalidInput("dog", f"{dog} already has an open case for this incident")
         case = Case.objects.create(
             jurisdiction=incident.jurisdiction,
-            number=_next_number(Case, f"{j.pack.case_prefix}-{timezone.localtime(at).year}-"),
+            number=next_number(Case, f"{j.pack.case_prefix}-{timezone.localtime(at).year}-"),
             dog=dog,
             incident=incident,
             opened_at=at,

@@ -26,6 +26,7 @@ from dogcase.cases.acts.core import (
     store,
 )
 from dogcase.cases.acts.declarations import check_declaration
+from dogcase.cases.acts.moves import check_destination, hand_over
 from dogcase.cases.acts.obligations import recompute_obligations, task_key
 from dogcase.cases.audit import append_event
 from dogcase.cases.hearings import check_room, designatable_staff
@@ -198,6 +199,7 @@ def take_step(
         # only accepted proof counts toward a condition of registration (dogcase.proofs.counting)
         inputs, proofs_counted = with_accepted_proofs(j, locked, step_id, state, inputs, at)
         check_staff_members(j, step_id, state, inputs, at)
+        check_destination(j, step_id, state, locked, inputs, at)
         try:
             cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
         except InputError as exc:
@@ -342,6 +344,7 @@ def take_owner_step(
         for inp in step.inputs:
             if inp.filing_date:
                 given[inp.id] = day.isoformat()
+        check_destination(j, step_id, state, locked, given, at)
         try:
             cleaned = j.validate_inputs(step_id, state, given, at)
         except InputError as exc:
@@ -480,6 +483,8 @@ def _record_step(
     locked.save()
     _apply_dog_status(locked, recorded)
     recompute_obligations(locked, at=at, actor=actor)
+    # a dog that moved to a city served here takes its case with it (acts/moves.py)
+    hand_over(locked, step, cleaned, event, at, actor)
     return event
 
 

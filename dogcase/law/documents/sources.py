@@ -95,6 +95,17 @@ SOURCES: dict[str, tuple[str, str]] = {
     "seizure.place": ("where the seized dog is held", "record it on the seizure"),
     "seizure.contact": ("the contact person where the seized dog is held", "record it on the seizure"),
     "seizure.telephone": ("the telephone number where the seized dog is held", "record it on the seizure"),
+    "move.date": ("the date the dog moved away", "record it with the owner's notice of the move"),
+    "move.new_address": ("where the dog now lives", "record it with the owner's notice of the move"),
+    "move.destination": (
+        "the city or county the dog moved to",
+        "record it with the owner's notice of the move",
+    ),
+    "move.authority": (
+        "the animal control authority of the place the dog moved to, with its address",
+        "choose where the dog moved on this form (a city served here gives its address in its City settings; "
+        "for another place, write its address here)",
+    ),
     "reclaim.requirements": (
         "what the owner must do to reclaim the dog, each with its citation",
         "the law pack (the requirements proven and the fees to pay)",

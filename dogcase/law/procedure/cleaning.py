@@ -106,6 +106,13 @@ def clean_input(item: Input, value: Any, name: str, choices: list[dict[str, Any]
         if len(person) > 64:
             raise InputError(name, too_long(64, len(person)))
         return person
+    if kind == "jurisdiction":  # a served city's pack id or `elsewhere`; the product offers and checks them
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(name, "must name the city or county (its id), or elsewhere")
+        place = value.strip()
+        if len(place) > 64:
+            raise InputError(name, too_long(64, len(place)))
+        return place
     allowed = [c["value"] for c in choices or ()]
     if kind == "proofs":
         if isinstance(value, str) or not isinstance(value, Iterable):

@@ -88,6 +88,10 @@ class Input:
     # on a step an owner files (`filed_by_owner`): filed through the portal, this date is the day the owner
     # submits it (the filing is dated when submitted); the owner is not asked for it
     filing_date: bool = False
+    # a `jurisdiction` input (where the dog moved to): the designations whose case goes with the dog to a city
+    # or county this deployment serves, under `carries_provision` (the new jurisdiction registers the dog)
+    carries: tuple[str, ...] = ()
+    carries_provision: str | None = None
 
     @property
     def all_records(self) -> tuple[str, ...]:

@@ -73,6 +73,13 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     "designated person's own list (the hearings they are to hold) finds the steps that "
                     "designated them by that id"
                 )
+            if ("carries" in raw_input or "carries_provision" in raw_input) and kind != "jurisdiction":
+                raise iwhere.fail("carries: is for a jurisdiction input (where the dog moved to)")
+            if ("carries" in raw_input) != ("carries_provision" in raw_input):
+                raise iwhere.fail(
+                    "carries: and carries_provision: go together (the designations whose case goes with the "
+                    "dog, and the provision that says the new jurisdiction registers it)"
+                )
             if "when" in raw_input and not records:
                 raise iwhere.fail(
                     "when: is for a date or datetime input that records an event (past: a fact; future: a "
@@ -101,6 +108,14 @@ def parse_procedure(raw: Any, where: Where, pack_id: str, layer: str, default_in
                     ),
                     service_date=raw_input.get("service_date"),
                     filing_date=raw_input.get("filing_date", False),
+                    carries=tuple(raw_input.get("carries", ())),
+                    carries_provision=(
+                        None
+                        if "carries_provision" not in raw_input
+                        else raw_input["carries_provision"]
+                        if ":" in raw_input["carries_provision"]
+                        else f"{pack_id}:{raw_input['carries_provision']}"
+                    ),
                 )
             )
         for i_index, inp in enumerate(inputs):

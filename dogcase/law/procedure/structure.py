@@ -223,7 +223,21 @@ class ProcedureStructure:
 
     def _check_inputs_kept(self, state_def: StepDef, city_def: StepDef) -> None:
         """A city step that replaces a state step takes none of its inputs, but keeps its conditions (the
-        floor): a state condition that reads an input of the form needs that input on the city's step."""
+        floor): a state condition that reads an input of the form needs that input on the city's step, and
+        the case the state sends with a moving dog (`carries:`) goes with it under the city's step too."""
+        for inp in state_def.inputs:
+            if not inp.carries:
+                continue
+            kept = set().union(*(set(i.carries) for i in city_def.inputs if i.kind == "jurisdiction"))
+            if not set(inp.carries) <= kept:
+                raise PackError(
+                    city_def.file,
+                    city_def.line,
+                    f"procedure step {city_def.id!r} replaces the state's step of that id, whose input "
+                    f"{inp.id!r} sends the case of a {', '.join(inp.carries)} dog with it to the city or county "
+                    "it moves to: the city's step needs a jurisdiction input that carries "
+                    f"{', '.join(sorted(set(inp.carries) - kept))} too (the floor)",
+                )
         for c in walk_conditions(state_def.requires):
             need: tuple[str, str] | None = None
             if c.test == "confirmed":
@@ -272,6 +286,20 @@ class ProcedureStructure:
                     f"unknown designation {des!r}; this jurisdiction has {', '.join(sorted(j.designations))}",
                     d.line_of("for"),
                 )
+        for inp in d.inputs:
+            if inp.carries_provision and not self.provision_exists(inp.carries_provision):
+                raise fail(
+                    f"input {inp.id!r}: carries_provision {inp.carries_provision!r} is not defined in {j.id}'s "
+                    "layers",
+                    d.line_of("inputs"),
+                )
+            for des in inp.carries:
+                if des not in j.designations:
+                    raise fail(
+                        f"input {inp.id!r}: carries names unknown designation {des!r}; this jurisdiction has "
+                        f"{', '.join(sorted(j.designations))}",
+                        d.line_of("inputs"),
+                    )
         for role in d.roles:
             if role not in j.roles:
                 raise fail(f"unknown role {role!r}; define it under roles", d.line_of("roles"))

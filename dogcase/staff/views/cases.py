@@ -39,6 +39,7 @@ from dogcase.law import library
 from dogcase.staff import queries
 from dogcase.staff.actwords import confirmation, prefill
 from dogcase.staff.entered import StepInputs
+from dogcase.staff.moved import move_panel
 from dogcase.staff.present import (
     STATUS_WORDS,
     WHO_WORDS,
@@ -350,6 +351,7 @@ def case_detail(request, number: str):
         "today": today,
         "custody": custody(state.events),
         "not_installed": None if j else not_installed(case.jurisdiction),
+        "move": move_panel(case, user),
     }
     # a heavy fold is fetched when opened (static/dogcase/folds.js); ?full=1 shows the whole page without script
     part = CASE_PARTS.get(request.GET.get("part", ""))

@@ -23,7 +23,7 @@ from dogcase.cases.models import Dog, Incident, Person, Premises
 from dogcase.cases.pages import city_names, installed, now_and_today, sentence
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.law import InputError, LawError, library
-from dogcase.staff import intake, onetime, queries
+from dogcase.staff import intake, on_record, onetime, queries
 from dogcase.staff.present import explained_classification
 
 ROW_KINDS = ("dog", "victim", "witness")
@@ -133,6 +133,9 @@ def _classify(data: intake.IntakeData, user) -> dict[str, Any]:
     record_day = on if data.occurred_at else today + dt.timedelta(days=1)
     per_dog, from_record = intake.record_lines(data, j.facts, dogs=dogs, facts=facts, day=record_day)
     out: dict[str, Any] = {
+        # a dog entered as new that the city already holds (a dog that moved here with its case): the city's
+        # own, which the form's "A dog already on record?" offers
+        "on_record": on_record.matches(data.dogs, (jurisdiction,)),
         "lines": lines,
         "record": per_dog,
         "on": on,

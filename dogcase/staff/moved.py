@@ -1,0 +1,62 @@
+"""What the case page says of a dog that moved with its case between two cities served here
+(cases/acts/moves.py): where the case came from — its history and documents — or where it went."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from dogcase.cases.access import cities_of
+from dogcase.cases.models import Case, CaseMove, Event
+from dogcase.cases.outcomes import case_outcomes
+from dogcase.cases.pages import city_names, installed
+from dogcase.documents.models import IssuedDocument
+
+
+def move_panel(case: Case, user) -> dict[str, Any] | None:
+    """What the case page says of a move: where the case came from (its history and documents), or where it
+    went (a link for staff of that city too)."""
+    came = CaseMove.objects.filter(to_case=case).select_related("from_case", "from_case__dog").first()
+    if came is not None:
+        source = came.from_case
+        j = installed(source.jurisdiction)
+        history = [o for _e, o in case_outcomes(source, j)] if j is not None else []
+        documents = [
+            {
+                "title": d.title,
+                "number": d.number,
+                "version": d.version,
+                "issued_at": d.issued_at,
+                "url": reverse("staff:moved_document", args=[case.number, d.pk]),
+            }
+            for d in IssuedDocument.objects.filter(case=source).order_by("issued_at", "id")
+        ]
+        return {
+            "came": True,
+            "city": city_names([source.jurisdiction])[source.jurisdiction],
+            "number": source.number,
+            "moved_on": came.moved_on,
+            "history": history,
+            "citation": _citation(case, "open_case"),
+            "documents": documents,
+        }
+    went = CaseMove.objects.filter(from_case=case).select_related("to_case").first()
+    if went is not None:
+        there = went.to_case
+        return {
+            "came": False,
+            "city": city_names([there.jurisdiction])[there.jurisdiction],
+            "number": there.number,
+            "moved_on": went.moved_on,
+            "citation": _citation(case, "case_moved_away"),
+            "url": reverse("staff:case", args=[there.number])
+            if there.jurisdiction in cities_of(user)
+            else "",
+        }
+    return None
+
+
+def _citation(case: Case, act: str) -> str:
+    """The provision the hand-over was made under, as its event records it."""
+    return Event.objects.filter(case=case, act=act).values_list("citation", flat=True).first() or ""
