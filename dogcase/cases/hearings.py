@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from dogcase.cases.citysettings import supplied as city_choices
 from dogcase.cases.models import (
     HEARING_OFFICER_OF_STEP,
     Case,
@@ -203,7 +204,10 @@ def scheduled_inputs(j, day: dt.date) -> list[ScheduledInput]:
 
 def hearing_length(j) -> dt.timedelta:
     """How long a hearing holds its room in this city: the pack's `hearing_minutes` setting, else one hour."""
-    value = (getattr(j, "setting_values", None) or {}).get(HEARING_MINUTES_SETTING)
+    chosen = city_choices(j.id) if getattr(j, "id", None) else {}  # City settings, over the pack's value
+    value = chosen.get(
+        HEARING_MINUTES_SETTING, (getattr(j, "setting_values", None) or {}).get(HEARING_MINUTES_SETTING)
+    )
     try:
         minutes = int(value)
     except (TypeError, ValueError):

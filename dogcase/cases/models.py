@@ -632,6 +632,8 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
         designation=case.designation or None,
         incident_date=timezone.localtime(case.incident.occurred_at).date(),
         taken=tuple(taken),
+        # the choices the city made of what its law leaves to it (City settings), over its pack's values
+        settings=city_choices(case.jurisdiction),
     )
 
 
@@ -761,5 +763,7 @@ class CaseMove(models.Model):
 
 # The rabies observation's record and the versions of the law packs in use live in their own modules; imported
 # here so that they are registered with the app.
+from dogcase.cases.citysettings import CitySetting  # noqa: E402, F401
+from dogcase.cases.citysettings import supplied as city_choices  # noqa: E402
 from dogcase.cases.lawversions import LawVersion  # noqa: E402, F401
 from dogcase.cases.observations import RabiesObservation  # noqa: E402, F401

@@ -527,4 +527,6 @@ def _state_before(state, step_event: Event):
     from dogcase.law import CaseState
 
     taken = tuple(t for t in state.taken if t.at < step_event.at)
-    return CaseState(designation=state.designation, incident_date=state.incident_date, taken=taken)
+    return CaseState(
+        designation=state.designation, incident_date=state.incident_date, taken=taken, settings=state.settings
+    )

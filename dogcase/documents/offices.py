@@ -148,10 +148,10 @@ def clean_values(address: str, telephone: str, *, prefix: str = "") -> dict[str,
     return values
 
 
-def history(jurisdiction: str, limit: int = 50) -> list[Event]:
-    """The latest changes of the city's offices, newest first."""
+def history(jurisdiction: str, limit: int = 50, also: tuple[str, ...] = ()) -> list[Event]:
+    """The latest changes of the city's offices (and of the record events `also` names), newest first."""
     return list(
-        Event.objects.filter(jurisdiction=jurisdiction, act=ACT, case__isnull=True)
+        Event.objects.filter(jurisdiction=jurisdiction, act__in=(ACT, *also), case__isnull=True)
         .select_related("actor")
         .order_by("-seq")[:limit]
     )

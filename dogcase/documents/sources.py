@@ -60,7 +60,10 @@ class Sources:
             )
         self.taken = taken
         self.future = CaseState(
-            designation=state.designation, incident_date=state.incident_date, taken=tuple(taken)
+            designation=state.designation,
+            incident_date=state.incident_date,
+            taken=tuple(taken),
+            settings=state.settings,  # the city's choices (City settings)
         )
         self._obligations = None
         self._owners = None
@@ -500,6 +503,7 @@ class Sources:
                 designation=self.state.designation,
                 incident_date=self.state.incident_date,
                 taken=tuple(x for x in self.taken if x.at < t.at),
+                settings=self.state.settings,
             )
             choices = self.j.input_choices(t.step, state, t.at).get("ground", [])
         except (InputError, KeyError):

@@ -159,3 +159,12 @@ def test_the_owner_s_own_notice_of_the_move_takes_the_case_there(story):
     assert Event.objects.get(case=there, act="open_case").actor is None
     report = verify_all()
     assert report["ok"], report["problems"][:3]
+
+
+def test_a_designation_no_longer_in_effect_is_not_sent_on(story):
+    s = declared(story)
+    # as the decision that rescinds it leaves the case (cases/acts/steps.py); the dog's move is still recorded
+    Case.objects.filter(pk=s.case.pk).update(designation_in_effect=False)
+    s.case.refresh_from_db()
+    move(s, TRACY)
+    assert not CaseMove.objects.exists() and Dog.objects.get(pk=s.dog.pk).status == "moved"

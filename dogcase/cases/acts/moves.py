@@ -98,10 +98,12 @@ def hand_over(
     case: Case, step, cleaned: Mapping[str, Any], event: Event, at: dt.datetime, actor
 ) -> Case | None:
     """Open the case where the dog went when the move names a city served here and the step carries the case's
-    designation there; None otherwise (a place not served, a designation the law does not send on, a case
-    already handed over). Runs in the act's transaction."""
+    designation, in effect, there; None otherwise (a place not served, a designation the law does not send on
+    or no longer in effect, a case already handed over). Runs in the act's transaction."""
     inp = jurisdiction_input(step)
     if inp is None or not case.designation or case.designation not in inp.carries:
+        return None
+    if not case.designation_in_effect:  # rescinded, or ended on review: nothing to register there
         return None
     destination = str(cleaned.get(inp.id) or "")
     if destination in ("", ELSEWHERE, case.jurisdiction) or destination not in library().jurisdictions:
@@ -164,7 +166,7 @@ def hand_over(
         dog=dog,
         incident=incident,
         designation=case.designation,
-        designation_in_effect=case.designation_in_effect,
+        designation_in_effect=True,
         opened_at=at,
         opened_by=actor,
         updated_at=at,

@@ -21,6 +21,8 @@ from dogcase.cases.acts.observation import keep_observation_row, rebuild_observa
 from dogcase.cases.acts.waiting import KIND as WAITING_KIND
 from dogcase.cases.acts.waiting import waiting_acts
 from dogcase.cases.audit import append_event, jsonable
+from dogcase.cases.citysettings import fingerprint as city_choices_mark
+from dogcase.cases.citysettings import fingerprints as city_choices_marks
 from dogcase.cases.lawchanges import take_newer_law
 from dogcase.cases.models import Case, Event, Obligation, Task, case_state, jurisdiction_of
 from dogcase.cases.observations import OBSERVATION_DEADLINE
@@ -73,15 +75,17 @@ def _law_content_hash(j) -> str:
     return value
 
 
-def law_fingerprint(j, at: dt.datetime) -> str:
-    """The law a case's obligations computed at `at` depend on: the packs' content and the stretch of
+def law_fingerprint(j, at: dt.datetime, choices_mark: str | None = None) -> str:
+    """The law a case's obligations computed at `at` depend on: the packs' content, the city's choices of
+    what its law leaves to it (City settings: `choices_mark`, read here unless given), and the stretch of
     unchanged law `at` falls in (a provision or step coming into force, or ending, starts a new stretch).
     Two computations with one fingerprint differ only by the time passing, which `Obligation.sweep_at`
     tracks."""
     days = j.procedure_change_days
     index = bisect.bisect_right(days, timezone.localtime(at, j.tz).date())
     since = days[index - 1].isoformat() if index else "start"
-    return f"{_law_content_hash(j)}@{since}"
+    mark = city_choices_mark(j.id) if choices_mark is None else choices_mark
+    return f"{_law_content_hash(j)}{mark}@{since}"
 
 
 def _midnight(j, day: dt.date) -> dt.datetime:
@@ -358,8 +362,9 @@ def sweep(
         # one seek of the (status, jurisdiction, law_fingerprint) index on either side of each jurisdiction's
         # law in force: the terms are whole, so the database ORs index ranges instead of scanning
         stale_law = Q(pk__in=[])
+        marks = city_choices_marks(installed)  # the cities' choices (City settings), in one query
         for jid in installed:
-            fingerprint = law_fingerprint(lib.get(jid), at)
+            fingerprint = law_fingerprint(lib.get(jid), at, marks[jid])
             for other in (Q(law_fingerprint__lt=fingerprint), Q(law_fingerprint__gt=fingerprint)):
                 stale_law |= Q(status=Case.Status.OPEN, jurisdiction=jid) & other
         law_ids = sorted(Case.objects.filter(stale_law).order_by().values_list("pk", flat=True))

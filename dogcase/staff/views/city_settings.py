@@ -10,10 +10,12 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 
 from dogcase.accounts import manage
 from dogcase.cases.access import cities_of
 from dogcase.documents import offices
+from dogcase.staff import city_choices
 
 
 @login_required
@@ -30,11 +32,27 @@ def city_settings(request):
     values: dict[str, str] = {}
     status = 200
     rows = offices.offices_of(city)
+    choices = city_choices.rows(city)
     if request.method == "POST":
-        values = {k: v for k, v in request.POST.items() if k.endswith(("-address", "-telephone"))}
+        values = {
+            k: v
+            for k, v in request.POST.items()
+            if k.endswith(("-address", "-telephone")) or k.startswith("setting-")
+        }
         changed = []
         try:
             with transaction.atomic():
+                # the choices the law leaves to the city: each checked before anything is saved
+                chosen = []
+                for choice in choices:
+                    raw = values.get(choice.field)
+                    if raw is None or (raw == "" and choice.value is None):
+                        continue  # not on the form, or still not chosen
+                    chosen.append((choice, city_choices.clean(choice, raw)))
+                now = timezone.now()
+                for choice, value in chosen:
+                    if city_choices.choose(city, choice, value, actor=admin, at=now):
+                        changed.append(choice.label)
                 for row in rows:
                     editable = {"address", "telephone"} - row.from_pack
                     if not editable:
@@ -44,13 +62,16 @@ def city_settings(request):
                     }
                     if offices.supply_office(city, row.office, actor=admin, **given):
                         changed.append(row.name)
-        except offices.OfficeProblem as problem:
+        except (offices.OfficeProblem, city_choices.SettingProblem) as problem:
             errors[problem.field] = problem.message
             status = 400
         else:
             if changed:
                 messages.success(
-                    request, f"Saved: {', '.join(changed)}. Documents issued from now on print it."
+                    request,
+                    f"Saved: {', '.join(changed)}. Documents issued from now on print what is saved here; an "
+                    "open case's deadlines are worked out again with the city's choices within the hour, or at "
+                    "its next step.",
                 )
             else:
                 messages.info(request, "Nothing had changed.")
@@ -81,11 +102,27 @@ def city_settings(request):
         "forms": forms,
         "values": values,
         "errors": errors,
-        "history": offices.history(city),
+        "history": offices.history(city, also=(city_choices.EVENT,)),
+        "choices": [
+            {
+                "row": c,
+                "value": values.get(c.field, _form_value(c)),
+                "error": errors.get(c.field),
+            }
+            for c in choices
+        ],
         "missing": sum(len(r.missing) for r in rows),
         "may_add_cities": manage.may_add_cities(admin),
     }
     return render(request, "staff/city_settings.html", context, status=status)
+
+
+def _form_value(row) -> str:
+    if row.value is None:
+        return ""
+    if row.kind == "yes_no":
+        return city_choices.YES if row.value else city_choices.NO
+    return str(row.value)
 
 
 @login_required
