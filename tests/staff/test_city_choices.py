@@ -73,4 +73,3 @@ def test_a_value_the_law_does_not_allow_is_refused_and_nothing_is_saved(administ
 def test_only_the_city_s_administrator_chooses(login_as):
     assert login_as("city_clerk").post(URL, {"city": CITY, FIELD: "declaration"}).status_code == 403
     assert not CitySetting.objects.exists()
-
