@@ -1,6 +1,6 @@
-"""Intake's "already on record": a dog being entered as new that the officer's cities already hold — the same
+"""Intake's "already on record": a dog being entered as new that the incident's city already holds — the same
 microchip, or the same name with the same owner — with its cases (a case that came with the dog from another city
-served here says so). Each look-up is an indexed equality on the officer's cities and takes a handful of rows,
+served here says so). Each look-up is an indexed equality on the city (`cities`) and takes a handful of rows,
 whatever the size of the state's records."""
 
 from __future__ import annotations
