@@ -85,13 +85,15 @@ def build(n_cases: int, rnd: random.Random) -> int:
     original = dates.local
     made = 0
     started = time.perf_counter()
+    rounds = 0
     try:
         while (have := Case.objects.filter(status=Case.Status.OPEN).count()) < n_cases:
             shift = rnd.randint(0, 90)
+            rounds += 1
             dates.local = lambda days_ago, hour=10, shift=shift: original(days_ago + shift, hour)
             for city, stories in demo.STORIES.items():
                 for story in stories():
-                    demo.play(city, story, users)
+                    demo.play(city, _own_rooms(story, rounds), users)
                     made += 1
             if made and made % 200 < 20:
                 rate = made / (time.perf_counter() - started)
@@ -99,6 +101,18 @@ def build(n_cases: int, rnd: random.Random) -> int:
     finally:
         dates.local = original
     return made
+
+
+def _own_rooms(story, copy: int):
+    """The story with its hearings in rooms of this copy's own: one room holds one hearing at a time
+    (cases/hearings.py), and two copies (or two stories) shifted onto the same hour would be refused."""
+    story.steps = [
+        (sid, who, days, {**inputs, "place": f"{inputs['place']} (copy {copy})"})
+        if "hearing_at" in inputs and inputs.get("place")
+        else (sid, who, days, inputs)
+        for sid, who, days, inputs in story.steps
+    ]
+    return story
 
 
 RAW_SQL = """
