@@ -113,6 +113,7 @@ INSTALLED_APPS = [
     "dogcase.documents",
     "dogcase.owners",
     "dogcase.proofs",
+    "dogcase.money",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

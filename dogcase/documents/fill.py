@@ -296,9 +296,7 @@ def fill_document(
     if getattr(doc_type, "audience", "") == "owner" and owners and not attached:
         first = owners[0]
         recipient = "\n".join(p for p in (first.full_name, first.address if first.street else "") if p)
-    letterhead = {"name": j.name, **{k: v for k, v in (getattr(j, "letterhead", None) or {}).items() if v}}
-    for k, v in city_office(j.id, "letterhead").items():
-        letterhead.setdefault(k, v)
+    letterhead = letterhead_of(j)
     owner_parts = {}
     if owner_box and getattr(doc_type, "audience", "") == "owner":
         owner_parts = _owner_parts(doc_type, sources, owners[0] if owners else None, letterhead)
@@ -320,6 +318,14 @@ def fill_document(
         portal_qr=portal_qr,
         **owner_parts,
     )
+
+
+def letterhead_of(j) -> dict[str, str]:
+    """The city's letterhead: the pack's, completed by the city's own settings (the office `letterhead`)."""
+    letterhead = {"name": j.name, **{k: v for k, v in (getattr(j, "letterhead", None) or {}).items() if v}}
+    for k, v in city_office(j.id, "letterhead").items():
+        letterhead.setdefault(k, v)
+    return letterhead
 
 
 def _all_sections(doc_type) -> list:

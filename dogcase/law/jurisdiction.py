@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from . import clock
+from . import charges, clock
 from .answers import check_date_range, unfreeze
 from .classification import Classification, ClassifierMixin
 from .deadlines import WHO_FAVOURS_LATER, DeadlinesMixin
@@ -86,6 +86,7 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
         for method in self.service_methods.values():
             self.service_method_forms[method.id] = method.form_of
         self.settings = {s.id: s for layer in self.layers for s in layer.settings.values()}
+        self.charges = charges.layered(self.layers)
         # the city's rabies observation (law/observation.py): the city's own, else the state pack's, else none
         self.rabies_observation = next(
             (layer.rabies_observation for layer in reversed(self.layers) if layer.rabies_observation), None
@@ -96,6 +97,7 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
                 self._defects_by_provision.setdefault(key, []).append(defect)
         self.calendar = self._build_calendar()
         self._check_references()
+        charges.check_charges(self)
         days: set[dt.date] = set()
         for layer in self.layers:
             days |= layer.boundaries()

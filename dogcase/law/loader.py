@@ -13,6 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import changes
+from .charges import parse_charges
 from .clock import ALLOWED_COUNTING, HolidayRule
 from .documents import parse_documents, parse_offices
 from .errors import PackError, UnknownJurisdiction
@@ -373,6 +374,12 @@ def read_pack(
                 default_in_force,
             )
 
+    charges = MappingProxyType({})
+    if "charges" in raw:
+        charges = parse_charges(
+            raw["charges"], top.at("charges", raw.line_of("charges")), pack_id, ensure_provision
+        )
+
     documents = ()
     if "documents" in raw:
         documents = parse_documents(
@@ -409,6 +416,7 @@ def read_pack(
         roles=MappingProxyType(roles),
         designations=MappingProxyType(designations),
         eligibilities=MappingProxyType(eligibilities),
+        charges=charges,
         defects=tuple(defects),
         settings=MappingProxyType(settings),
         holiday_rules=holiday_rules,

@@ -238,6 +238,8 @@ class Pack:
     # acts the law allows on grounds of their own, with no designation (347.56 destruction): classified like
     # designations, never declared
     eligibilities: MappingProxyType[str, Designation] = field(default_factory=lambda: MappingProxyType({}))
+    # what the city may charge the owner (law/charges.py ChargeDef), by id
+    charges: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     vocabulary: Any = None  # facts.FactVocabulary: the shared facts, the state pack's and this pack's
     events: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))  # id -> words
     service_methods: MappingProxyType[str, ServiceMethod] = field(

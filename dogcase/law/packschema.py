@@ -768,6 +768,21 @@ PACK = Record(
             Record(required={"id": ID, "label": STR}, optional={"form_of": _ID_OR_IDS}),
             min_items=1,
         ),
+        # what the city may charge the owner and the act that incurs it (dogcase/law/charges.py)
+        "charges": ListOf(
+            Record(
+                required={"id": ID, "label": STR, "provision": ID, "step": ID},
+                optional={
+                    "per": OneOf("each", "day"),
+                    "amount": OneOf("rate", "actual"),
+                    "until": ListOf(ID, min_items=1, unique=True),
+                    "when": MapOf(ListOf(SCALAR, min_items=1)),
+                    "for": DESIGNATION_IDS,
+                    "paid_before": ListOf(ID, min_items=1, unique=True),
+                },
+            ),
+            min_items=1,
+        ),
         # state steps (and deadlines) a city withdraws, e.g. registration where the city bans the designation
         "withdraws": ListOf(
             Record(

@@ -1,0 +1,251 @@
+"""The charges the acts incur (the pack's `charges:`, dogcase/law/charges.py), in the act's own transaction.
+
+`documents.acts.take_step` — the one way every page, the API and the commands take a step — calls
+`refuse_unpaid` before the act (a step the law lets the owner take only by paying, such as the release of a
+seized dog, is refused while those charges are owed) and `charge_for_step` after it: each charge at the city's
+rate that the step incurs is recorded at the rate in force on the day of the act (none while the city has no
+rate on file: the case page says so), and each charge per day the step ends (the dog's boarding) is ended on that
+day. A charge of an actual cost (the hearing's expenses) is entered by staff afterwards (`enter_cost`), once the
+step that allows it has been taken, and never above the law's cap."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from dogcase.cases.access import require_city, staff_roles
+from dogcase.cases.acts import InvalidInput, Refused, lock_case
+from dogcase.cases.audit import append_event
+from dogcase.cases.models import Case, Event, jurisdiction_of
+from dogcase.law import charges as law_charges
+from dogcase.money.ledger import account, money
+from dogcase.money.models import Charge
+from dogcase.money.schedule import check_cap, parse_amount, rate_on
+
+COST_ROLES = frozenset({"animal_control_officer", "city_clerk", "administrator"})
+
+
+def _day(j, at: dt.datetime) -> dt.date:
+    return timezone.localtime(at, j.tz).date()
+
+
+def refuse_unpaid(case: Case, step_id: str, at: dt.datetime) -> None:
+    """Refused, naming the charges and the provision, while charges the step requires paid are owed."""
+    j = jurisdiction_of(case)
+    needed = law_charges.to_be_paid_before(j, step_id)
+    if not needed:
+        return
+    day = _day(j, at)
+    acct = account(case, day)
+    owed = acct.owed_for({c.id for c in needed})
+    if owed > 0:
+        labels = sorted(
+            {
+                line.charge.label
+                for line in acct.lines
+                if line.charge.charge in {c.id for c in needed} and line.owed > 0
+            }
+        )
+        version = law_charges.version(j, needed[0], day)
+        step = j.step(step_id, day)
+        raise Refused(
+            step.label,
+            [
+                {
+                    "reason": f"{money(owed)} is still owed ({'; '.join(labels)}): record the payment first.",
+                    "citation": version.citation if version else "",
+                }
+            ],
+        )
+
+
+def _record(
+    case, j, charge_def, *, actor, at, step_event, amount=None, rate=None, fee_rate=None, note=""
+) -> Charge:
+    day = _day(j, at)
+    version = law_charges.version(j, charge_def, day)
+    per_day = charge_def.per == "day"
+    shown = f"{money(rate)} a day from {day.isoformat()}" if per_day else money(amount)
+    event = append_event(
+        at=at,
+        jurisdiction=case.jurisdiction,
+        case=case,
+        actor=actor,
+        actor_roles=",".join(sorted(staff_roles(actor))),
+        kind=Event.Kind.RECORD,
+        act="charge",
+        summary=f"Charged: {charge_def.label}, {shown}"[:500],
+        citation=version.citation if version else "",
+        data={
+            "charge": charge_def.id,
+            "per": charge_def.per,
+            "amount": None if amount is None else str(amount),
+            "rate": None if rate is None else str(rate),
+            "fee_rate": fee_rate.pk if fee_rate else None,
+            "step_event": step_event.seq if step_event else None,
+            "note": note,
+        },
+    )
+    return Charge.objects.create(
+        jurisdiction=case.jurisdiction,
+        case=case,
+        charge=charge_def.id,
+        label=charge_def.label[:200],
+        citation=(version.citation if version else "")[:200],
+        per=charge_def.per,
+        rate=rate,
+        fee_rate=fee_rate,
+        amount=amount,
+        starts_on=day,
+        note=note,
+        step_event=step_event,
+        event=event,
+        created_at=at,
+        created_by=actor,
+    )
+
+
+def charge_for_step(
+    case: Case, step_id: str, inputs: dict[str, Any], *, event: Event, actor, at: dt.datetime
+) -> list[Charge]:
+    """Inside the act's transaction: the charges at the city's rate the step incurs, and the end of the charges
+    per day it ends."""
+    j = jurisdiction_of(case)
+    day = _day(j, at)
+    for running in Charge.objects.filter(case=case, per=Charge.Per.DAY, ends_on__isnull=True):
+        definition = j.charges.get(running.charge)
+        if definition is not None and step_id in definition.until:
+            end = append_event(
+                at=at,
+                jurisdiction=case.jurisdiction,
+                case=case,
+                actor=actor,
+                actor_roles=",".join(sorted(staff_roles(actor))),
+                kind=Event.Kind.RECORD,
+                act="end_charge",
+                summary=f"{running.label}: ended on {day.isoformat()} ({running.days(day)} days, {money(running.amount_on(day))})"[
+                    :500
+                ],
+                citation=running.citation,
+                data={"charge": running.pk, "ends_on": day.isoformat(), "step_event": event.seq},
+            )
+            running.ends_on = day
+            running.end_event = end
+            running._ending = True
+            running.save(update_fields=["ends_on", "end_event"])
+    made = []
+    for c in law_charges.incurred_by(j, step_id, case.designation, inputs, day):
+        if c.amount != "rate":
+            continue  # an actual cost: entered by staff once it is known (enter_cost)
+        fee_rate = rate_on(case.jurisdiction, c.id, day)
+        if fee_rate is None or (fee_rate.amount == 0 and c.per != "day"):
+            continue  # no rate on file (or none charged): nothing is owed under it
+        if c.per == "day":
+            made.append(
+                _record(
+                    case, j, c, actor=actor, at=at, step_event=event, rate=fee_rate.amount, fee_rate=fee_rate
+                )
+            )
+        else:
+            made.append(
+                _record(
+                    case,
+                    j,
+                    c,
+                    actor=actor,
+                    at=at,
+                    step_event=event,
+                    amount=fee_rate.amount,
+                    fee_rate=fee_rate,
+                )
+            )
+    return made
+
+
+@dataclass(frozen=True)
+class OpenCost:
+    """An actual cost the law lets the city charge in this case now: its step was taken with the inputs that
+    incur it."""
+
+    charge: law_charges.ChargeDef
+    citation: str
+    cap: Decimal | None
+    cap_citation: str
+    step_event: Event
+    entered: Decimal  # already charged under it for that act
+
+
+def open_costs(case: Case, at: dt.datetime | None = None) -> list[OpenCost]:
+    at = at or timezone.now()
+    j = jurisdiction_of(case)
+    day = _day(j, at)
+    actual = [c for c in j.charges.values() if c.amount == "actual" and law_charges.version(j, c, day)]
+    if not actual:
+        return []
+    steps = {c.step for c in actual}
+    events = list(case.events.filter(kind=Event.Kind.STEP, data__step__in=sorted(steps)).order_by("seq"))
+    if not events:
+        return []
+    corrections = Event.corrected_inputs(case.events.filter(kind=Event.Kind.CORRECTION))
+    entered: dict[tuple[str, int], Decimal] = {}
+    for ch in Charge.objects.filter(case=case, step_event__in=events, per=Charge.Per.EACH):
+        entered[(ch.charge, ch.step_event_id)] = (
+            entered.get((ch.charge, ch.step_event_id), Decimal(0)) + ch.amount
+        )
+    out = []
+    for e in events:
+        inputs = e.inputs_as_corrected(corrections)
+        for c in actual:
+            if c.step == e.data.get("step") and c.applies(case.designation, inputs):
+                cap, cap_citation = law_charges.cap(j, c, day)
+                out.append(
+                    OpenCost(
+                        c,
+                        law_charges.version(j, c, day).citation,
+                        cap,
+                        cap_citation,
+                        e,
+                        entered.get((c.id, e.pk), Decimal(0)),
+                    )
+                )
+    return out
+
+
+def enter_cost(
+    case: Case, charge_id: str, step_event_seq, *, amount, note: str, actor, at: dt.datetime | None = None
+) -> Charge:
+    """Charge an actual cost the law puts on the owner (the hearing's expenses), within its cap."""
+    at = at or timezone.now()
+    require_city(actor, case.jurisdiction)
+    if not staff_roles(actor) & COST_ROLES:
+        raise PermissionError("Your role may not charge costs.")
+    note = " ".join(str(note or "").split())
+    if not note:
+        raise InvalidInput("note", "Say what the cost is for (the invoice or the bill it comes from).")
+    if len(note) > 500:
+        raise InvalidInput("note", "At most 500 characters.")
+    value = parse_amount(amount, "amount")
+    if value <= 0:
+        raise InvalidInput("amount", "A cost charged is more than $0.00.")
+    with transaction.atomic():
+        lock_case(case.pk)
+        choice = next(
+            (
+                o
+                for o in open_costs(case, at)
+                if o.charge.id == charge_id and str(o.step_event.seq) == str(step_event_seq)
+            ),
+            None,
+        )
+        if choice is None:
+            raise InvalidInput("charge", "The law does not put this cost on the owner in this case.")
+        j = jurisdiction_of(case)
+        check_cap(j, choice.charge, choice.entered + value, _day(j, at), "amount")
+        return _record(
+            case, j, choice.charge, actor=actor, at=at, step_event=choice.step_event, amount=value, note=note
+        )

@@ -1,0 +1,424 @@
+"""What is paid, given back or no longer owed in a case, and the documents that say so.
+
+A payment (cash, check, or a card taken by the city's own processor: dogcase takes no card) is recorded with
+its receipt, a numbered and verifiable PDF in the case's series of documents; a refund gives back part or all
+of one payment, a waiver records the council's resolution that forgives an amount, a cancellation takes back a
+charge recorded in error, with the reason. None changes an earlier entry. A statement of charges (the invoice)
+is issued on request, numbered like the receipts. The owner sees both on the portal."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from dogcase.cases.access import require_city, staff_roles
+from dogcase.cases.acts import InvalidInput, lock_case
+from dogcase.cases.audit import append_event
+from dogcase.cases.models import Case, Event, jurisdiction_of
+from dogcase.documents import fill
+from dogcase.documents.acts import issue_record_document
+from dogcase.documents.models import IssuedDocument
+from dogcase.documents.words import date_words
+from dogcase.money.ledger import Account, account, money
+from dogcase.money.models import Charge, Entry
+from dogcase.money.schedule import parse_amount
+
+PAYMENT_ROLES = frozenset({"city_clerk", "administrator"})
+WAIVER_ROLES = frozenset({"city_clerk", "council_clerk", "administrator"})
+TEXT_MAX = 200
+
+
+def _check(actor, case: Case, roles: frozenset[str], what: str) -> None:
+    require_city(actor, case.jurisdiction)
+    if not staff_roles(actor) & roles:
+        raise PermissionError(f"Your role may not record {what}.")
+
+
+def _text(value, field: str, *, required: str = "", most: int = TEXT_MAX) -> str:
+    text = " ".join(str(value or "").split())
+    if required and not text:
+        raise InvalidInput(field, required)
+    if len(text) > most:
+        raise InvalidInput(field, f"At most {most} characters.")
+    return text
+
+
+def _positive(raw, field: str) -> Decimal:
+    value = parse_amount(raw, field)
+    if value <= 0:
+        raise InvalidInput(field, "The amount must be more than $0.00.")
+    return value
+
+
+def _day(case: Case, at: dt.datetime) -> dt.date:
+    return timezone.localtime(at, jurisdiction_of(case).tz).date()
+
+
+def _event(case, actor, at, act: str, summary: str, data: dict, citation: str = "") -> Event:
+    return append_event(
+        at=at,
+        jurisdiction=case.jurisdiction,
+        case=case,
+        actor=actor,
+        actor_roles=",".join(sorted(staff_roles(actor))),
+        kind=Event.Kind.RECORD,
+        act=act,
+        summary=summary[:500],
+        citation=citation[:500],
+        data=data,
+    )
+
+
+def _locked(case: Case) -> Case:
+    lock_case(case.pk)
+    return Case.objects.select_related("dog").get(pk=case.pk)
+
+
+def record_payment(
+    case: Case, *, amount, method: str, reference: str = "", paid_by: str = "", actor, at=None
+) -> Entry:
+    """A payment toward the case's balance, with its receipt. More than is owed is refused (nothing is held on
+    account)."""
+    at = at or timezone.now()
+    _check(actor, case, PAYMENT_ROLES, "payments")
+    value = _positive(amount, "amount")
+    if method not in Entry.Method.values:
+        raise InvalidInput(
+            "method", "Choose how it was paid: cash, check, card (the city's processor) or other."
+        )
+    reference = _text(reference, "reference", most=100)
+    if method == Entry.Method.CHECK and not reference:
+        raise InvalidInput("reference", "Give the check number.")
+    paid_by = _text(paid_by, "paid_by", required="Give the name of the person who paid.")
+    with transaction.atomic():
+        case = _locked(case)
+        day = _day(case, at)
+        before = account(case, day)
+        if value > before.balance:
+            raise InvalidInput(
+                "amount",
+                f"The balance is {money(before.balance)}; a payment of {money(value)} is more than is owed.",
+            )
+        receipt = issue_record_document(
+            case,
+            receipt_draft(case, before, value, method, reference, paid_by, day, actor),
+            actor=actor,
+            at=at,
+        )
+        how = Entry.Method(method).label.split(" (")[0].lower() + (f" {reference}" if reference else "")
+        event = _event(
+            case,
+            actor,
+            at,
+            "record_payment",
+            f"Payment received: {money(value)} by {how}, from {paid_by} (receipt No. {receipt.number})",
+            {
+                "amount": str(value),
+                "method": method,
+                "reference": reference,
+                "paid_by": paid_by,
+                "receipt": receipt.number,
+            },
+        )
+        return Entry.objects.create(
+            jurisdiction=case.jurisdiction,
+            case=case,
+            kind=Entry.Kind.PAYMENT,
+            amount=value,
+            on=day,
+            method=method,
+            reference=reference,
+            paid_by=paid_by,
+            receipt=receipt,
+            event=event,
+            recorded_at=at,
+            recorded_by=actor,
+        )
+
+
+def refund(case: Case, payment_id, *, amount, reason: str, reference: str = "", actor, at=None) -> Entry:
+    """Give back part or all of one payment (a new entry; the payment stays as it was)."""
+    at = at or timezone.now()
+    _check(actor, case, PAYMENT_ROLES, "refunds")
+    value = _positive(amount, "amount")
+    reason = _text(reason, "reason", required="Say why the money is given back.", most=500)
+    reference = _text(reference, "reference", most=100)
+    with transaction.atomic():
+        case = _locked(case)
+        payment = Entry.objects.filter(case=case, kind=Entry.Kind.PAYMENT, pk=payment_id).first()
+        if payment is None:
+            raise InvalidInput("payment", "Choose a payment of this case to refund.")
+        day = _day(case, at)
+        left = account(case, day).refundable(payment)
+        if value > left:
+            raise InvalidInput("amount", f"At most {money(left)} of that payment can be given back.")
+        event = _event(
+            case,
+            actor,
+            at,
+            "refund",
+            f"Refund: {money(value)} of the payment of {payment.on.isoformat()} (receipt No. {payment.receipt.number if payment.receipt else '-'}): {reason}",
+            {"amount": str(value), "payment": payment.pk, "reason": reason, "reference": reference},
+        )
+        return Entry.objects.create(
+            jurisdiction=case.jurisdiction,
+            case=case,
+            kind=Entry.Kind.REFUND,
+            amount=value,
+            on=day,
+            method=payment.method,
+            reference=reference,
+            paid_by=payment.paid_by,
+            reason=reason,
+            refund_of=payment,
+            event=event,
+            recorded_at=at,
+            recorded_by=actor,
+        )
+
+
+def waive(
+    case: Case, *, amount, resolution: str, adopted_on: dt.date | None, charge_id=None, actor, at=None
+) -> Entry:
+    """The council's waiver of an amount owed (its resolution number and date recorded)."""
+    at = at or timezone.now()
+    _check(actor, case, WAIVER_ROLES, "waivers")
+    value = _positive(amount, "amount")
+    resolution = _text(
+        resolution, "resolution", required="Give the council resolution that waives it.", most=100
+    )
+    if adopted_on is None:
+        raise InvalidInput("adopted_on", "Give the day the council adopted the resolution (YYYY-MM-DD).")
+    with transaction.atomic():
+        case = _locked(case)
+        day = _day(case, at)
+        if adopted_on > day:
+            raise InvalidInput("adopted_on", "The resolution cannot be adopted after today.")
+        acct = account(case, day)
+        charge = None
+        limit = acct.balance
+        if charge_id:
+            charge = Charge.objects.filter(case=case, pk=charge_id).first()
+            if charge is None:
+                raise InvalidInput("charge", "Choose a charge of this case.")
+            line = next(ln for ln in acct.lines if ln.charge.pk == charge.pk)
+            limit = min(limit, line.owed)
+        if value > limit:
+            raise InvalidInput(
+                "amount", f"At most {money(max(limit, Decimal(0)))} is owed that can be waived."
+            )
+        event = _event(
+            case,
+            actor,
+            at,
+            "waive",
+            f"Waived by the council: {money(value)}"
+            + (f" of {charge.label}" if charge else "")
+            + f" (resolution {resolution}, adopted {adopted_on.isoformat()})",
+            {
+                "amount": str(value),
+                "resolution": resolution,
+                "adopted_on": adopted_on.isoformat(),
+                "charge": charge.pk if charge else None,
+            },
+        )
+        return Entry.objects.create(
+            jurisdiction=case.jurisdiction,
+            case=case,
+            kind=Entry.Kind.WAIVER,
+            amount=value,
+            on=adopted_on,
+            resolution=resolution,
+            charge=charge,
+            event=event,
+            recorded_at=at,
+            recorded_by=actor,
+        )
+
+
+def cancel_charge(case: Case, charge_id, *, reason: str, actor, at=None) -> Entry:
+    """Take back a charge recorded in error (the whole of what is left of it), with the reason."""
+    at = at or timezone.now()
+    _check(actor, case, PAYMENT_ROLES, "cancellations")
+    reason = _text(reason, "reason", required="Say why the charge was recorded in error.", most=500)
+    with transaction.atomic():
+        case = _locked(case)
+        charge = Charge.objects.filter(case=case, pk=charge_id).first()
+        if charge is None:
+            raise InvalidInput("charge", "Choose a charge of this case.")
+        day = _day(case, at)
+        value = account(case, day).cancellable(charge)
+        if value <= 0:
+            raise InvalidInput("charge", "Nothing is left of this charge to cancel.")
+        if charge.running:
+            raise InvalidInput(
+                "charge", "This charge is still running (the dog is held): it ends with the release."
+            )
+        event = _event(
+            case,
+            actor,
+            at,
+            "cancel_charge",
+            f"Charge cancelled: {charge.label}, {money(value)}: {reason}",
+            {"charge": charge.pk, "amount": str(value), "reason": reason},
+            charge.citation,
+        )
+        return Entry.objects.create(
+            jurisdiction=case.jurisdiction,
+            case=case,
+            kind=Entry.Kind.CANCELLATION,
+            amount=value,
+            on=day,
+            reason=reason,
+            charge=charge,
+            event=event,
+            recorded_at=at,
+            recorded_by=actor,
+        )
+
+
+def issue_statement(case: Case, *, actor, at=None) -> IssuedDocument:
+    """The statement of charges (the invoice) on the day: every charge with its provision, every payment and
+    credit, and the balance due."""
+    at = at or timezone.now()
+    _check(actor, case, PAYMENT_ROLES | WAIVER_ROLES, "statements of charges")
+    with transaction.atomic():
+        case = _locked(case)
+        day = _day(case, at)
+        acct = account(case, day)
+        if not acct.lines:
+            raise InvalidInput("case", "Nothing has been charged in this case.")
+        return issue_record_document(case, statement_draft(case, acct, day, actor), actor=actor, at=at)
+
+
+# ------------------------------------------------------------------------------------------------ documents
+
+
+def _section(heading: str, text: str, citation: str = "") -> fill.FilledSection:
+    return fill.FilledSection(
+        element=None,
+        element_text="",
+        citation=citation,
+        heading=heading,
+        layer="",
+        parts=[(text, "")],
+        missing=[],
+    )
+
+
+def _owner_lines(case: Case) -> tuple[str, str]:
+    owners = [o.person for o in case.dog.ownerships.select_related("person").filter(until__isnull=True)]
+    if not owners:
+        return "", ""
+    first = owners[0]
+    return first.full_name, "\n".join(
+        p for p in (first.full_name, first.address if first.street else "") if p
+    )
+
+
+def _draft(case: Case, title: str, recipient: str, sections, provisions, day) -> fill.Draft:
+    j = jurisdiction_of(case)
+    return fill.Draft(
+        doc_type=None,
+        id="receipt" if title.startswith("Receipt") else "statement_of_charges",
+        title=title,
+        audience="owner",
+        provisions=provisions,
+        recipient=recipient,
+        sections=sections,
+        letterhead={k: str(v) for k, v in fill.letterhead_of(j).items() if v},
+        city=j.name,
+        today=date_words(day),
+    )
+
+
+def _case_words(case: Case) -> str:
+    return f"{case.number}" + (f", the dog {case.dog.name}." if case.dog.name else ".")
+
+
+def _charge_words(line, day: dt.date) -> str:
+    c = line.charge
+    if c.per == Charge.Per.DAY:
+        through = c.ends_on or day
+        held = "held" if c.ends_on else "held so far"
+        what = f"{line.days} days {held}, {date_words(c.starts_on)} to {date_words(through)}, at {money(c.rate)} a day"
+    else:
+        what = f"charged {date_words(c.starts_on)}"
+    return f"{c.label} ({c.citation}): {what}: {money(line.amount)}"
+
+
+METHOD_WORDS = {
+    "cash": "cash",
+    "check": "check",
+    "card": "card (the city's card processor)",
+    "other": "other means",
+}
+
+
+def receipt_draft(case, before: Account, value, method, reference, paid_by, day, actor) -> fill.Draft:
+    _name, address = _owner_lines(case)
+    how = METHOD_WORDS[method]
+    if reference:
+        how += f" No. {reference}" if method == Entry.Method.CHECK else f", reference {reference}"
+    receiver = actor.get_full_name() or actor.get_username()
+    sections = [
+        _section("Case", _case_words(case)),
+        _section("Received from", paid_by),
+        _section("Amount received", f"{money(value)} on {date_words(day)}, by {how}."),
+        _section(
+            "Balance",
+            f"Owed before this payment: {money(before.balance)}. Owed after it: {money(before.balance - value)}.",
+        ),
+        _section("Received by", f"{receiver}, for {jurisdiction_of(case).name}."),
+    ]
+    return _draft(case, "Receipt for payment", address or paid_by, sections, [], day)
+
+
+def _entry_words(e: Entry) -> str:
+    when = date_words(e.on)
+    if e.kind == Entry.Kind.PAYMENT:
+        return f"{when}: paid, {money(e.amount)}" + (
+            f" (receipt No. {e.receipt.number})" if e.receipt_id else ""
+        )
+    if e.kind == Entry.Kind.REFUND:
+        return f"{when}: given back to the payer, {money(e.amount)} ({e.reason})"
+    if e.kind == Entry.Kind.WAIVER:
+        return f"{when}: waived by the council, resolution {e.resolution}, {money(e.amount)}"
+    return f"{when}: charge cancelled, {money(e.amount)} ({e.reason})"
+
+
+def statement_draft(case, acct: Account, day, actor) -> fill.Draft:
+    name, address = _owner_lines(case)
+    j = jurisdiction_of(case)
+    charges = "\n".join(_charge_words(line, day) for line in acct.lines)
+    sections = [
+        _section("Case", _case_words(case)),
+        _section("Charges", charges),
+        _section(
+            "Payments and credits",
+            "\n".join(_entry_words(e) for e in acct.entries) if acct.entries else "None recorded.",
+        ),
+        _section("Balance due", f"{money(acct.balance)} on {date_words(day)}."),
+    ]
+    running = acct.running
+    if running:
+        sections.append(
+            _section(
+                "Still running",
+                "The dog is still held: "
+                + "; ".join(
+                    f"{money(ln.charge.rate)} more for each further day ({ln.charge.label.split(',')[0].lower()})"
+                    for ln in running
+                )
+                + ".",
+            )
+        )
+    office = fill.letterhead_of(j)
+    where = ", ".join(str(office[k]) for k in ("name", "address") if office.get(k))
+    phone = f", telephone {office['telephone']}" if office.get("telephone") else ""
+    sections.append(_section("How to pay", f"At {where}{phone}. Give the case number {case.number}."))
+    provisions = list(dict.fromkeys(line.charge.citation for line in acct.lines if line.charge.citation))
+    return _draft(case, "Statement of charges", address or name, sections, provisions, day)
