@@ -606,14 +606,31 @@ def parse_value(value: Any) -> dt.date | dt.datetime | Any:
     return value
 
 
+# Records whose event says a fact the law reads (its data's `events`, e.g. `coverage_ends` with each accepted
+# proof of coverage: dogcase/proofs): the law's state of a case reads them beside its steps and corrections.
+FACT_RECORDS = ("review_proof",)
+
+
+def law_events() -> models.Q:
+    """The events of a case the law engine reads: its steps, their corrections, and the facts of its records."""
+    return models.Q(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]) | models.Q(
+        kind=Event.Kind.RECORD, act__in=FACT_RECORDS
+    )
+
+
 def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
-    """The case as the law engine reads it: the steps taken, with corrections applied to their dates."""
+    """The case as the law engine reads it: the steps taken, with corrections applied to their dates, and the
+    facts its records state (the latest record of each fact wins)."""
     if events is None:
-        events = list(case.events.filter(kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]).order_by("seq"))
+        events = list(case.events.filter(law_events()).order_by("seq"))
     corrections = Event.corrected_dates(events)
     corrected_inputs = Event.corrected_inputs(events)
     taken = []
+    facts: dict[str, Any] = {}
     for e in events:
+        if e.kind == Event.Kind.RECORD and e.act in FACT_RECORDS:
+            facts.update({k: parse_value(v) for k, v in (e.data.get("events") or {}).items()})
+            continue
         if e.kind != Event.Kind.STEP:
             continue
         recorded = dict(e.data.get("events", {}))
@@ -634,6 +651,7 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
         taken=tuple(taken),
         # the choices the city made of what its law leaves to it (City settings), over its pack's values
         settings=city_choices(case.jurisdiction),
+        recorded=facts,
     )
 
 

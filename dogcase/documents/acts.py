@@ -16,6 +16,7 @@ an actor and a reason; the version it replaces, and its bytes, stay as they were
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import secrets
 from collections.abc import Mapping
@@ -536,9 +537,5 @@ def correct_document(
 
 def _state_before(state, step_event: Event):
     """The case state without the step `step_event` recorded and anything after it."""
-    from dogcase.law import CaseState
-
     taken = tuple(t for t in state.taken if t.at < step_event.at)
-    return CaseState(
-        designation=state.designation, incident_date=state.incident_date, taken=taken, settings=state.settings
-    )
+    return dataclasses.replace(state, taken=taken)

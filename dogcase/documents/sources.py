@@ -3,6 +3,7 @@ taken steps and the inputs of the step being taken, and what the city supplied f
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -59,12 +60,8 @@ class Sources:
                 )
             )
         self.taken = taken
-        self.future = CaseState(
-            designation=state.designation,
-            incident_date=state.incident_date,
-            taken=tuple(taken),
-            settings=state.settings,  # the city's choices (City settings)
-        )
+        # the city's choices (City settings) and the facts of the records go with it
+        self.future = dataclasses.replace(state, taken=tuple(taken))
         self._obligations = None
         self._owners = None
         self._city_offices: dict[str, dict[str, str]] = {}
@@ -499,12 +496,7 @@ class Sources:
         t = max(grounded, key=lambda x: x.at)
         ground = _input(t, "ground")
         try:
-            state = CaseState(
-                designation=self.state.designation,
-                incident_date=self.state.incident_date,
-                taken=tuple(x for x in self.taken if x.at < t.at),
-                settings=self.state.settings,
-            )
+            state = dataclasses.replace(self.state, taken=tuple(x for x in self.taken if x.at < t.at))
             choices = self.j.input_choices(t.step, state, t.at).get("ground", [])
         except (InputError, KeyError):
             choices = []

@@ -6,6 +6,7 @@ deadlines.py and departures.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Mapping
 from typing import Any
@@ -182,6 +183,19 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
                 deadline_ids[e["id"]] = (e["who"], kind, version)
             elif version.effect_kind == "requirement":
                 requirement_ids.add(version.effect["id"])
+        triggers = {v.effect["id"] for v in self.all_versions() if v.effect_kind == "seizure_trigger"}
+        for version in self.all_versions():
+            for ground in (
+                (version.effect or {}).get("breach_grounds") or ()
+                if version.effect_kind == "deadline"
+                else ()
+            ):
+                if ground not in triggers:
+                    raise PackError(
+                        version.file,
+                        version.effect_line,
+                        f"breach_grounds: no seizure ground {ground!r} in the law",
+                    )
         state_ids = set(self.state.designations) if self.state else set()
         for designation in self.designations.values():
             if designation.state_counterpart and designation.state_counterpart not in state_ids:
@@ -418,7 +432,7 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
             designation = cleaned.get(next((i.id for i in step.inputs if i.kind == "designation"), ""))
         outcome = next((cleaned.get(i.id) for i in step.inputs if i.kind == "outcome"), None)
         taken = TakenStep(step_id, at, actor, outcome, events, cleaned)
-        return CaseState(designation, state.incident_date, (*state.taken, taken), state.settings)
+        return dataclasses.replace(state, designation=designation, taken=(*state.taken, taken))
 
     def obligations_if_taken(
         self, step_id: str, state: CaseState, at: dt.datetime, inputs: Mapping[str, Any]

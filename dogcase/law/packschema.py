@@ -548,6 +548,9 @@ EFFECTS: dict[str, Spec] = {
             "right": BOOL,
             # the provision sets the time only in a case where this event happened (an alternative start)
             "only_if_event": EVENT,
+            # the seizure grounds (`seizure_trigger` ids) a breach of it is, beside those naming it in `after:`
+            "breach_grounds": ListOf(ID, min_items=1, unique=True),
+            "remind_days": ListOf(INT, min_items=1, unique=True),  # beside the reminders 7 and 2 days ahead
         },
     ),
     "requirement": Record(
@@ -775,11 +778,10 @@ PACK = Record(
                 optional={
                     "per": OneOf("each", "day"),
                     "amount": OneOf("rate", "actual"),
-                    "until": ListOf(ID, min_items=1, unique=True),
-                    "when": MapOf(ListOf(SCALAR, min_items=1)),
                     "for": DESIGNATION_IDS,
-                    "paid_before": ListOf(ID, min_items=1, unique=True),
-                },
+                }
+                | {k: ListOf(ID, min_items=1, unique=True) for k in ("until", "paid_before")}
+                | {"when": MapOf(ListOf(SCALAR, min_items=1))},
             ),
             min_items=1,
         ),

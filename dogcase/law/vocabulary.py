@@ -55,6 +55,9 @@ EVENTS = (
     # the ownership ban of 347.542, which follows a person's conviction (steps that concern the person)
     "conviction",
     "ban_review_requested",
+    # a fact of the records, not of a step: the last day of the surety bond or liability insurance on file (the
+    # latest end of the accepted proofs of coverage, recorded with each acceptance: dogcase/proofs)
+    "coverage_ends",
 )
 # The order the meaning of the shared events gives them: (event, the events it cannot precede). A date a step
 # records for `event` may not be before the case's date of any of those (docs/procedure.md, "Dates in order");
@@ -220,6 +223,7 @@ EVENT_WORDS = {
     "dog_unconfined_or_attack": "the escape or attack",
     "lease_start": "the lease",
     "registration_issued": "the registration",
+    "coverage_ends": "the last day of the bond or insurance on file",
     "hearing_request_filed": "the filing of the hearing request",
     "hearing_scheduled": "the scheduled hearing",
     "decision_issued": "the decision",

@@ -1,4 +1,5 @@
-"""The daily reminders: a deadline 7 and 2 days ahead, and a deadline missed. Bounded: each query selects a
+"""The daily reminders: a deadline 7 and 2 days ahead (and as many days ahead as its law's `remind_days` says:
+the renewal of a registration and the coverage on file, 30 days), and a deadline missed. Bounded: each query selects a
 range of the indexed due date (Obligation.due_date), so the cost grows with what falls due on those days,
 never with the number of cases. Each message's key names the obligation and its due date, so a sweep run
 twice in a day, or a day's reminders asked for again, sends nothing twice; a due date moved by an act gives
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db.models import Q
 from django.utils import timezone
 
 from dogcase.cases.models import Case, Obligation
@@ -50,13 +52,28 @@ def _context(ob: Obligation, **extra) -> dict:
     }
 
 
+def earlier_reminders() -> dict[int, set[str]]:
+    """{days ahead: the deadlines reminded that many days ahead too} (a deadline's `remind_days`), over the
+    installed law."""
+    out: dict[int, set[str]] = {}
+    lib = library()
+    for jid in lib.jurisdictions:
+        for did, plan in lib.get(jid).deadline_plans.items():
+            for ps in plan.steps:
+                for days in ps.version.effect.get("remind_days") or ():
+                    if days not in AHEAD_DAYS:
+                        out.setdefault(int(days), set()).add(did)
+    return out
+
+
 def reminder_rows(today: dt.date):
     """(ahead, missed): the obligations reminded today, each a query on a range of the due-date index."""
     open_cases = {"case__status": Case.Status.OPEN}
+    due = Q(due_date__in=[today + dt.timedelta(days=d) for d in AHEAD_DAYS])
+    for days, deadlines in sorted(earlier_reminders().items()):
+        due |= Q(due_date=today + dt.timedelta(days=days), deadline_id__in=sorted(deadlines))
     ahead = (
-        Obligation.objects.filter(
-            due_date__in=[today + dt.timedelta(days=d) for d in AHEAD_DAYS], status="open", **open_cases
-        )
+        Obligation.objects.filter(due, status="open", **open_cases)
         .exclude(kind="not_before")  # a "not before" date opens a time to act: nothing to remind
         .select_related("case", "case__dog")
         .order_by("due_date", "pk")

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dogcase.cases import files as file_store
 from dogcase.cases.access import require_city, staff_roles
+from dogcase.cases.acts import recompute_obligations
 from dogcase.cases.acts.core import lock_case, roles_text
 from dogcase.cases.audit import append_event
 from dogcase.cases.models import Case, Event, Person, jurisdiction_of
@@ -347,6 +348,10 @@ def _review(proof: ProofSubmission, *, actor, accepted: bool, reason: str, at: d
             if cond is None:
                 raise ProofInvalid({"condition": "The law no longer asks for this proof in this case."})
             problems = in_force_problem(cond, locked, day)
+            if "starts_on" in problems and _continues_coverage(case, locked):
+                # the renewal of the bond or insurance on file, starting when it ends: accepted ahead of its
+                # first day, so the owner is not in breach between the two (it counts from its first day)
+                del problems["starts_on"]
             if problems:
                 raise ProofInvalid(problems)
         locked.status = ProofSubmission.Status.ACCEPTED if accepted else ProofSubmission.Status.REJECTED
@@ -354,6 +359,18 @@ def _review(proof: ProofSubmission, *, actor, accepted: bool, reason: str, at: d
         locked.reviewed_at = at
         locked.reason = reason
         what = cond.what if cond else locked.condition
+        facts = {}
+        if accepted and locked.kind == "coverage" and locked.ends_on:
+            # the last day of the coverage on file: the latest end of the accepted proofs of coverage (the law
+            # reads it: the owner's duty to keep the bond or insurance in force, law/vocabulary coverage_ends)
+            ends = [
+                e
+                for e in ProofSubmission.objects.filter(
+                    case=case, kind="coverage", status=ProofSubmission.Status.ACCEPTED
+                ).values_list("ends_on", flat=True)
+                if e
+            ]
+            facts = {"coverage_ends": max([*ends, locked.ends_on]).isoformat()}
         locked.review_event = append_event(
             at=at,
             jurisdiction=case.jurisdiction,
@@ -370,13 +387,29 @@ def _review(proof: ProofSubmission, *, actor, accepted: bool, reason: str, at: d
                 "accepted": accepted,
                 "reason": reason,
                 "submitted_event": locked.submitted_event.seq if locked.submitted_event_id else None,
+                **({"events": facts} if facts else {}),
             },
         )
         locked.save(update_fields=["status", "reviewed_by", "reviewed_at", "reason", "review_event"])
+        if facts:
+            recompute_obligations(case, at=at, actor=actor)
         transaction.on_commit(
             lambda: proof_reviewed.send(sender=ProofSubmission, proof=locked, accepted=accepted)
         )
     return locked
+
+
+def _continues_coverage(case: Case, proof: ProofSubmission) -> bool:
+    """Does this coverage start no later than the day after a coverage accepted on file ends?"""
+    if proof.kind != "coverage" or not proof.starts_on:
+        return False
+    return ProofSubmission.objects.filter(
+        case=case,
+        kind="coverage",
+        status=ProofSubmission.Status.ACCEPTED,
+        ends_on__gte=proof.starts_on - dt.timedelta(days=1),
+        starts_on__lt=proof.starts_on,
+    ).exists()
 
 
 def accept(proof: ProofSubmission, *, actor, at: dt.datetime | None = None) -> ProofSubmission:

@@ -24,7 +24,7 @@ from dogcase.cases.audit import append_event, jsonable
 from dogcase.cases.citysettings import fingerprint as city_choices_mark
 from dogcase.cases.citysettings import fingerprints as city_choices_marks
 from dogcase.cases.lawchanges import take_newer_law
-from dogcase.cases.models import Case, Event, Obligation, Task, case_state, jurisdiction_of
+from dogcase.cases.models import Case, Event, Obligation, Task, case_state, jurisdiction_of, law_events
 from dogcase.cases.observations import OBSERVATION_DEADLINE
 from dogcase.law import CaseState, library
 from dogcase.law.loader import PACKS_DIR, loaded_texts, site_packs_dir
@@ -310,7 +310,7 @@ class _BatchRead:
     def __init__(self, ids: list[int]) -> None:
         self.versions = dict(Case.objects.filter(pk__in=ids).values_list("pk", "version"))
         self.events: dict[int, list[Event]] = {pk: [] for pk in ids}
-        steps = Event.objects.filter(case_id__in=ids, kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION])
+        steps = Event.objects.filter(law_events(), case_id__in=ids)
         for e in steps.order_by("case_id", "seq"):
             self.events[e.case_id].append(e)
         self.obligations: dict[int, dict[str, Obligation]] = {pk: {} for pk in ids}

@@ -270,6 +270,9 @@ class CaseState:
     incident_date: dt.date
     taken: tuple[TakenStep, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    # facts of the records that start a time, not recorded by a step: {event: date} (the last day of the bond
+    # or insurance on file, `coverage_ends`)
+    recorded: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
 
     def ordered(self) -> list[TakenStep]:
         """The steps in the order they were taken (stable for equal instants)."""
@@ -278,7 +281,7 @@ class CaseState:
     @property
     def events(self) -> dict[str, dt.date | dt.datetime]:
         """Every event of the case: the incident, then what each step recorded (the latest step wins)."""
-        out: dict[str, dt.date | dt.datetime] = {"incident": self.incident_date}
+        out: dict[str, dt.date | dt.datetime] = {"incident": self.incident_date, **self.recorded}
         for taken in self.ordered():
             out.update(taken.events)
         return out

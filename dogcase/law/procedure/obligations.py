@@ -155,15 +155,24 @@ class CaseObligations:
     def _consequences(
         self, did: str, due: dt.date | dt.datetime | None = None, status: str | None = None
     ) -> tuple[dict[str, Any], ...]:
-        """The seizure grounds the law attaches to missing `did` (`after: {deadline: did}`), each with `held`
+        """The seizure grounds the law attaches to missing `did` (`after: {deadline: did}`, or named by the
+        deadline's `breach_grounds`), each with `held`
         when the act may not follow as soon as the time has passed (see `_hold`)."""
         designation = self.state.designation
         out = []
         holds: dict[tuple[str, str], dict[str, Any] | None] = {}
+        # grounds the deadline names itself (`breach_grounds`: the coverage on file that ends)
+        named = {
+            g
+            for ps in self.j.deadline_plans[did].steps
+            for g in ps.version.effect.get("breach_grounds") or ()
+        }
         for tid, versions in self.engine._triggers.items():
             for v in versions:
                 after = v.effect.get("after")
-                if not after or after["deadline"] != did or not v.in_force.contains(self.day):
+                if tid not in named and (not after or after["deadline"] != did):
+                    continue
+                if not v.in_force.contains(self.day):
                     continue
                 if designation is not None and designation not in v.effect["for"]:
                     continue
