@@ -35,7 +35,7 @@ from dogcase.cases.models import Case, Event
 from dogcase.documents import fill, render, serving
 from dogcase.documents.models import IssuedDocument
 from dogcase.law import InputError
-from dogcase.money.charging import charge_for_step, refuse_unpaid
+from dogcase.money.charging import refuse_unpaid
 
 # Verification codes: 10 characters of base32 (RFC 4648 alphabet: no 0, 1, 8, 9), 50 random bits; not derived
 # from the case or a person, and the public page refuses a client that tries many codes that do not exist.
@@ -188,7 +188,8 @@ def take_step(
         check_destination(
             case_acts.jurisdiction_of(locked), step_id, case_acts.case_state(locked), locked, inputs, at
         )
-        # a step the owner may take only by paying (the release of a seized dog) waits for the payment
+        # a step the owner may take only by paying (the release of a seized dog) waits for the payment: said
+        # before the documents are drafted (the act says it again: dogcase.money.charging)
         refuse_unpaid(locked, step_id, at)
         if _refused_anyway(locked, step_id, actor, at):
             # not allowed whatever the documents say (the role, the order of the steps, the time): the act
@@ -237,8 +238,6 @@ def take_step(
             issuing=_ISSUING,
             departure_reason=departure_reason,
         )
-        # what the act costs the owner, at the city's rates (dogcase/money/charging.py)
-        charge_for_step(result.case, step_id, given, event=result.event, actor=actor, at=at)
         issued = [
             _issue(result.case, d, actor=actor, at=at, step_id=step_id, step_event=result.event)
             for d in drafts

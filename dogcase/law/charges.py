@@ -24,9 +24,23 @@ from types import MappingProxyType
 from typing import Any
 
 from dogcase.law.errors import PackError
+from dogcase.law.schema import ID, SCALAR, STR, ListOf, MapOf, OneOf, Record
 
 PER = ("each", "day")
 AMOUNTS = ("rate", "actual")
+_IDS = ListOf(ID, min_items=1, unique=True)
+# a pack's `charges:` entry, as packschema checks it
+CHARGE = Record(
+    required={"id": ID, "label": STR, "provision": ID, "step": ID},
+    optional={
+        "per": OneOf(*PER),
+        "amount": OneOf(*AMOUNTS),
+        "for": _IDS,
+        "until": _IDS,
+        "paid_before": _IDS,
+        "when": MapOf(ListOf(SCALAR, min_items=1)),
+    },
+)
 
 
 @dataclass(frozen=True, slots=True)

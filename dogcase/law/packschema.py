@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
+from .charges import CHARGE
 from .facts import FACT_ENTRY
 from .schema import (
     BOOL,
@@ -772,19 +773,7 @@ PACK = Record(
             min_items=1,
         ),
         # what the city may charge the owner and the act that incurs it (dogcase/law/charges.py)
-        "charges": ListOf(
-            Record(
-                required={"id": ID, "label": STR, "provision": ID, "step": ID},
-                optional={
-                    "per": OneOf("each", "day"),
-                    "amount": OneOf("rate", "actual"),
-                    "for": DESIGNATION_IDS,
-                }
-                | {k: ListOf(ID, min_items=1, unique=True) for k in ("until", "paid_before")}
-                | {"when": MapOf(ListOf(SCALAR, min_items=1))},
-            ),
-            min_items=1,
-        ),
+        "charges": ListOf(CHARGE, min_items=1),
         # state steps (and deadlines) a city withdraws, e.g. registration where the city bans the designation
         "withdraws": ListOf(
             Record(

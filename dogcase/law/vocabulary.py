@@ -21,6 +21,7 @@ EVENTS = (
     "dog_unconfined_or_attack",
     "lease_start",
     "registration_issued",
+    "registration_applied",
     # procedure events (docs/procedure.md)
     "hearing_request_filed",
     "hearing_scheduled",
@@ -223,6 +224,7 @@ EVENT_WORDS = {
     "dog_unconfined_or_attack": "the escape or attack",
     "lease_start": "the lease",
     "registration_issued": "the registration",
+    "registration_applied": "the application for registration",
     "coverage_ends": "the last day of the bond or insurance on file",
     "hearing_request_filed": "the filing of the hearing request",
     "hearing_scheduled": "the scheduled hearing",

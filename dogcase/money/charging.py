@@ -64,6 +64,13 @@ def refuse_unpaid(case: Case, step_id: str, at: dt.datetime) -> None:
         )
 
 
+def _who(actor, step_event: Event | None) -> dict:
+    """The author of a money record: the member of staff, or (an owner's filing) the owner its act names."""
+    if actor is not None:
+        return {"actor": actor, "actor_roles": ",".join(sorted(staff_roles(actor)))}
+    return {"actor": None, "actor_roles": step_event.actor_roles, "actor_name": step_event.actor_name}
+
+
 def _record(
     case, j, charge_def, *, actor, at, step_event, amount=None, rate=None, fee_rate=None, note=""
 ) -> Charge:
@@ -75,8 +82,7 @@ def _record(
         at=at,
         jurisdiction=case.jurisdiction,
         case=case,
-        actor=actor,
-        actor_roles=",".join(sorted(staff_roles(actor))),
+        **_who(actor, step_event),
         kind=Event.Kind.RECORD,
         act="charge",
         summary=f"Charged: {charge_def.label}, {shown}"[:500],
@@ -124,8 +130,7 @@ def charge_for_step(
                 at=at,
                 jurisdiction=case.jurisdiction,
                 case=case,
-                actor=actor,
-                actor_roles=",".join(sorted(staff_roles(actor))),
+                **_who(actor, event),
                 kind=Event.Kind.RECORD,
                 act="end_charge",
                 summary=f"{running.label}: ended on {day.isoformat()} ({running.days(day)} days, {money(running.amount_on(day))})"[

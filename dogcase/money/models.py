@@ -79,7 +79,10 @@ class Charge(WrittenOnce):
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
     end_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # null: incurred by the owner's own filing on the portal (the event names the owner)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["starts_on", "id"]

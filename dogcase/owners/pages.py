@@ -1,7 +1,8 @@
 """What the owner's case page shows, computed from the case by the law engine: the designation and its
-grounds, the owner's obligations with a countdown and what follows if one is missed, the documents issued to
-the owners, the hearing, the history of the legal acts, and the steps the owner may file now. Plain words,
-each statement with its citation; nothing staff-only (no staff names, no notes, no inputs of the city's acts)."""
+grounds, the owner's obligations with a countdown and what follows if one is missed, what the owner owes
+(what_you_owe.py), the documents issued to the owners, the hearing, the history of the legal acts, and the
+steps the owner may file now. Plain words, each statement with its citation; nothing staff-only (no staff
+names, no notes, no inputs of the city's acts)."""
 
 from __future__ import annotations
 

@@ -334,3 +334,52 @@ def test_the_receipt_and_the_statement_read_as_their_reader_reads_them(make_case
             + lint.relative_urls(raw)
         )
         assert findings == [], findings
+
+
+# ------------------------------------------------------------------ the registration and its yearly renewal
+
+
+def _proofs(c, n):
+    j = library().get(c.case.jurisdiction)
+    return [x["value"] for x in j.input_choices("issue_certificate", case_state(c.case), at(n))["proofs"]]
+
+
+def test_the_application_is_billed_and_the_certificate_waits_for_the_fee(make_case, staff):
+    rate(staff, BATTLE_LAKE, "registration_fee", "75")
+    rate(staff, BATTLE_LAKE, "sign_fee", "12.50")
+    c = make_case(facts=SERIOUS)
+    c.declare(day=1, designation="dangerous")
+    c.serve(day=2, telephoned=True)
+    c.step("apply_for_registration", "clerk", 3, applied_on=day_of(3).isoformat())
+    fees = {ch.charge: ch.amount for ch in Charge.objects.filter(case=c.case)}
+    assert fees == {"registration_fee": Decimal("75.00"), "sign_fee": Decimal("12.50")}
+    with pytest.raises(acts.Refused) as refused:
+        c.step("issue_certificate", "clerk", 4, proofs=_proofs(c, 4), number="BL-DD-1")
+    (reason,) = refused.value.refusals
+    assert reason["citation"] == "§ 90.15 (C)(5)(a)" and "$87.50 is still owed" not in reason["reason"]
+    assert "$75.00 is still owed (Annual dangerous dog registration fee)" in reason["reason"]
+    payments.record_payment(
+        c.case, amount="75", method="cash", paid_by="Olive Ostrander", actor=staff["clerk"], at=at(4, 9)
+    )
+    c.step("issue_certificate", "clerk", 4, proofs=_proofs(c, 4), number="BL-DD-1")
+    # the sign's fee is owed still: the certificate does not wait for it ((L) makes it no condition)
+    assert account(c.case, day_of(4)).balance == Decimal("12.50")
+
+
+def test_the_owners_application_from_the_portal_is_billed_in_the_owners_name(make_case, staff):
+    rate(staff, TRACY, "registration_fee", "40")
+    c = make_case(city=TRACY, facts=SERIOUS)
+    c.declare(day=1, designation="dangerous")
+    c.case.refresh_from_db()
+    acts.take_owner_step(
+        c.case,
+        "apply_for_registration",
+        person=c.owner,
+        inputs={"applied_on": day_of(5).isoformat()},
+        expected_version=c.case.version,
+        at=at(5),
+    )
+    (fee,) = Charge.objects.filter(case=c.case)
+    assert fee.created_by is None and fee.amount == Decimal("40.00")
+    assert (fee.event.actor_name, fee.event.actor_roles) == ("Olive Ostrander", "owner")
+    assert verify_chain().ok and verify_all()["ok"]

@@ -123,6 +123,17 @@ def _refuse_unissued(j, step_id: str, state: CaseState, inputs: Mapping[str, Any
         )
 
 
+# What an act costs the owner (dogcase.money.charging): the money app sets, when Django starts, the rule that
+# refuses a step while the charges it waits for are owed (before the act) and the one that records the charges
+# the act incurs (in the act's transaction, every act: staff's, the owner's filings, the documents' act).
+_money_rules: list[tuple[Any, Any]] = []
+
+
+def charge_acts_with(refuse_unpaid, charge_for_step) -> None:
+    """Set the money rules (called once, by the money app when Django starts)."""
+    _money_rules[:] = [(refuse_unpaid, charge_for_step)]
+
+
 def with_accepted_proofs(j, case, step_id: str, state, inputs: Mapping[str, Any], at: dt.datetime):
     if not _proof_counter:
         raise ImproperlyConfigured(
@@ -200,6 +211,8 @@ def take_step(
         inputs, proofs_counted = with_accepted_proofs(j, locked, step_id, state, inputs, at)
         check_staff_members(j, step_id, state, inputs, at)
         check_destination(j, step_id, state, locked, inputs, at)
+        for refuse_unpaid, _charge in _money_rules:
+            refuse_unpaid(locked, step_id, at)
         try:
             cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
         except InputError as exc:
@@ -485,6 +498,8 @@ def _record_step(
     recompute_obligations(locked, at=at, actor=actor)
     # a dog that moved to a city served here takes its case with it (acts/moves.py)
     hand_over(locked, step, cleaned, event, at, actor)
+    for _refuse, charge_for_step in _money_rules:
+        charge_for_step(locked, step.id, dict(cleaned), event=event, actor=actor, at=at)
     return event
 
 
