@@ -8,15 +8,19 @@
 2. The daily sweep (`dogcase sweep --at T`, in this process) once to catch up, once with nothing changed, and
    once after an act on 1% of the cases, each beside a raw SQL query that finds the overdue obligations at the
    same instant T; the two sets must be equal.
-3. Pages by URL through Django's test Client, logged in as the demo user of each role: every role's dashboard,
+3. The reminders of the day (bench/reminders_scale.py's `run`, on this data set, nothing built): a share of
+   the obligations moved onto today's reminder distances, then `reminder_rows` and `send_reminders` on a day
+   already sent beside one raw SQL statement that finds the same obligations (the sets must be equal), with
+   their query counts.
+4. Pages by URL through Django's test Client, logged in as the demo user of each role: every role's dashboard,
    then (as the officer) the case, dog, person and incident pages, the lists (first and deep page), search
    (a surname, a dog's name) and the Law page: p50/p95 server time, bytes, queries.
-4. Acts per second with 1, 4 and 8 writers, each in its own process, each on its own cases (open a case for
+5. Acts per second with 1, 4 and 8 writers, each in its own process, each on its own cases (open a case for
    an incident, then declare or classify the dog).
 
 Prints a table and writes var/bench-scale.json. Reports, never gates: the exit status is 0 unless the run
-itself fails (the sweep and the raw query disagreeing is a failure). `scripts/pg.sh stop` with the same
-DOGCASE_PG_PORT/DOGCASE_PG_DIR removes the cluster and its cached data sets.
+itself fails (the sweep or the reminders disagreeing with their raw query is a failure). `scripts/pg.sh stop`
+with the same DOGCASE_PG_PORT/DOGCASE_PG_DIR removes the cluster and its cached data sets.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from bench import reminders_scale  # noqa: E402 - after the path above, for `python bench/scale.py`
 
 PG_PORT = os.getenv("DOGCASE_PG_PORT", "54344")
 PG_DIR = os.getenv("DOGCASE_PG_DIR", "/tmp/dogcase-pg-scale")  # noqa: S108 - a throwaway local cluster
@@ -532,6 +538,8 @@ def table(result: dict) -> str:
             f"| {r['label']} | {r['sweep_seconds']:.2f} | {r['sweep_queries']:,} | {r['raw_seconds'] * 1000:.1f} "
             f"| {r['ratio']:,.0f}× | {r['overdue']:,} | {'yes' if r['same_set'] else 'NO'} |"
         )
+    if result.get("reminders"):
+        lines += ["", *reminders_scale.markdown(result["reminders"])]
     lines += ["", "| page (role) | p50 ms | p95 ms | KB | queries | HTTP |", "|---|---:|---:|---:|---:|---|"]
     for r in result["pages"]:
         name = r["page"] if r["page"].startswith("dashboard") else f"{r['page']} ({r['role']})"
@@ -567,7 +575,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--writer-seconds", type=float, default=10.0)
     parser.add_argument("--raw-reps", type=int, default=5)
-    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: sweep,pages,writers")
+    parser.add_argument("--reminder-rounds", type=int, default=9, help="interleaved rounds of the reminders")
+    parser.add_argument(
+        "--skip", default="", help="comma-separated parts to leave out: sweep,reminders,pages,writers"
+    )
     args = parser.parse_args(argv)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
 
@@ -619,6 +630,9 @@ def main(argv: list[str] | None = None) -> int:
         result["sweep"].append(
             sweep_round(f"after acts on 1% of cases ({result['touched']['touched']})", args.raw_reps)
         )
+    if "reminders" not in skip:
+        print("Reminders of the day (reminder_rows, send_reminders) beside the raw query:", flush=True)
+        result["reminders"] = reminders_scale.run(None, rounds=args.reminder_rounds)
     if "pages" not in skip:
         print("Pages (server time through the test Client):", flush=True)
         result["pages"], result["page_choices"] = measure_pages(args.reps, args.page_budget)
@@ -634,12 +648,11 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({**result, "table": text}, indent=2, default=str))
     print(f"\nwritten to {out.relative_to(ROOT)}")
-    bad = [r for r in result["sweep"] if not r["same_set"]]
+    bad = [r["label"] for r in result["sweep"] if not r["same_set"]]
+    if result.get("reminders") and not result["reminders"]["same_set"]:
+        bad.append("the reminders of the day")
     if bad:
-        print(
-            "FAIL: the sweep's overdue obligations differ from the raw query's: "
-            + ", ".join(r["label"] for r in bad)
-        )
+        print("FAIL: the obligations found differ from the raw query's: " + ", ".join(bad))
         return 1
     return 0
 

@@ -42,7 +42,7 @@ RATIO_TARGET = 1.5
 SECONDS_TARGET_AT_20000 = 2.0
 
 
-def _setup_django() -> str:
+def setup_django() -> str:
     """Django on a throwaway SQLite database, unless the caller set Django up already."""
     from django.conf import settings
 
@@ -154,7 +154,7 @@ def _median_ms(values: list[float]) -> float:
 
 
 def run(n_cases: int = 2000, rounds: int = ROUNDS, full_recompute: bool = True) -> dict:
-    where = _setup_django()
+    where = setup_django()
     from django.db import connection
     from django.utils import timezone
 

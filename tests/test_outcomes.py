@@ -66,7 +66,7 @@ def test_a_sentence_names_who_acted_and_is_past_tense(j, step):
         subject = re.match(
             r"(The city|The City Council|The hearing officer(?:'s written decision)?|The owner|The appeal hearing"
             r"|The hearing on the destruction|The animal control (?:authority|officer)|The City Clerk/Treasurer"
-            r"|Ownership of the dog)\b",
+            r"|Ownership of the dog|The police|The court)\b",
             sentence,
         )
         assert subject, f"{step.id}: who acted? {sentence!r}"

@@ -221,6 +221,19 @@ def battle_lake() -> list[Story]:
                 ),
                 ("recommend", "hearing", 48, {"outcome": "confirm"}),
                 ("confirm_or_rescind", "council", 40, {"outcome": "confirmed", "resolution": "Res. 2026-41"}),
+                # (C)(3): the declaration upheld, the hearing's actual expenses (up to $1,000) are the owner's
+                (
+                    "cost",
+                    "clerk",
+                    39,
+                    {
+                        "charge": "hearing_expense",
+                        "amount": "640.00",
+                        "note": "Hearing officer's invoice 2026-118",
+                    },
+                ),
+                ("statement", "clerk", 39, {}),
+                ("pay", "clerk", 20, {"amount": "300.00", "method": "check", "reference": "4417"}),
             ],
         ),
         Story(
@@ -252,6 +265,8 @@ def battle_lake() -> list[Story]:
                     100,
                     {"sterilized_on": d(100), "veterinarian": "Lakes Area Vet Clinic"},
                 ),
+                ("apply_for_registration", "clerk", 97, {"applied_on": d(97)}),
+                ("pay", "clerk", 96, {"amount": "95.00", "method": "cash"}),
                 (
                     "issue_certificate",
                     "clerk",
@@ -323,7 +338,17 @@ def battle_lake() -> list[Story]:
             steps=[
                 at(declare_p, 38),
                 serve(37),
-                ("seize", "officer", 3, {"ground": "not_enclosed", "place": "9 Holmes Street"}),
+                (
+                    "seize",
+                    "officer",
+                    3,
+                    {
+                        "ground": "not_enclosed",
+                        "place": "Lakes Area Kennel, 4 Kennel Road",
+                        "condition": "Thin, a healed cut on the left ear; calm once in the van.",
+                    },
+                ),
+                ("statement", "clerk", 1, {}),
             ],
         ),
         Story(
@@ -399,7 +424,120 @@ def battle_lake() -> list[Story]:
                     210,
                     {"sterilized_on": d(211), "veterinarian": "Lakes Area Vet Clinic"},
                 ),
+                ("apply_for_registration", "clerk", 207, {"applied_on": d(207)}),
+                ("pay", "clerk", 206, {"amount": "95.00", "method": "card", "reference": "SQ-20931"}),
+                (
+                    "coverage",
+                    "clerk",
+                    206,
+                    {"starts_on": d(210), "ends_on": d(-24), "policy": "HO-2025-30117"},
+                ),
                 ("issue_certificate", "clerk", 205, {"proofs": ALL_CONDITIONS, "number": "BL-DD-2026-02"}),
+            ],
+        ),
+        # A dangerous dog registered a year ago: its renewal falls due in 20 days, the owner applied for it from the
+        # portal two days ago and owes the year's fees; the insurance on file ends in 20 days too (347.52 (b),
+        # (C)(5); reminders 30 days ahead)
+        Story(
+            owner="Sigrid Halvorsen",
+            street="310 Lake Avenue N",
+            dog={
+                "name": "Kaiser",
+                "breed": "Doberman pinscher",
+                "colour": "black and rust",
+                "sex": "male",
+                "birth_year": 2019,
+                "microchip_manufacturer": "HomeAgain",
+                "microchip_number": "985112004411223",
+            },
+            incident={
+                "days": 402,
+                "place": "Lake Avenue N, by the marina",
+                "kind": "attack",
+                "facts": SERIOUS,
+                "victim": ("Per Sandvik", "human", "substantial_bodily_harm"),
+                "narrative": "Attacked a man loading a boat trailer; the bite needed stitches.",
+            },
+            steps=[
+                at(declare_d, 400),
+                serve(399),
+                (
+                    "record_sterilization",
+                    "officer",
+                    380,
+                    {"sterilized_on": d(381), "veterinarian": "Lakes Area Vet Clinic"},
+                ),
+                ("apply_for_registration", "clerk", 347, {"applied_on": d(347)}),
+                ("pay", "clerk", 346, {"amount": "95.00", "method": "check", "reference": "1187"}),
+                (
+                    "coverage",
+                    "clerk",
+                    346,
+                    {"starts_on": d(350), "ends_on": d(-20), "policy": "HO-2025-11873"},
+                ),
+                ("issue_certificate", "clerk", 345, {"proofs": ALL_CONDITIONS, "number": "BL-DD-2025-07"}),
+                (
+                    "owner_applies",
+                    "clerk",
+                    2,
+                    {"note": "Same house, same enclosure; new insurance card coming."},
+                ),
+            ],
+        ),
+        # A registered dangerous dog whose insurance ended 12 days ago with no renewal shown: a breach, with the
+        # seizure ground of 347.54 subd. 1; the officer cited the owner to court under § 90.15 (penalty: § 90.99)
+        Story(
+            owner="Knut Aasland",
+            street="7 Mill Road",
+            dog={
+                "name": "Storm",
+                "breed": "Rottweiler",
+                "colour": "black and tan",
+                "sex": "male",
+                "birth_year": 2018,
+                "microchip_manufacturer": "AVID",
+                "microchip_number": "977200004455667",
+            },
+            incident={
+                "days": 262,
+                "place": "Mill Road",
+                "kind": "attack",
+                "facts": SERIOUS,
+                "victim": ("Anne Moe", "human", "substantial_bodily_harm"),
+                "narrative": "Attacked a mail carrier at the box; hospital treatment.",
+            },
+            steps=[
+                at(declare_d, 260),
+                serve(259),
+                (
+                    "record_sterilization",
+                    "officer",
+                    240,
+                    {"sterilized_on": d(241), "veterinarian": "Lakes Area Vet Clinic"},
+                ),
+                ("apply_for_registration", "clerk", 232, {"applied_on": d(232)}),
+                ("pay", "clerk", 231, {"amount": "95.00", "method": "cash"}),
+                (
+                    "coverage",
+                    "clerk",
+                    231,
+                    {"starts_on": d(235), "ends_on": d(12), "policy": "HO-2025-20410"},
+                ),
+                ("issue_certificate", "clerk", 230, {"proofs": ALL_CONDITIONS, "number": "BL-DD-2025-11"}),
+                (
+                    "issue_citation",
+                    "officer",
+                    5,
+                    {
+                        "number": "BL-C-2026-014",
+                        "violated": "(C)(5)(e)",
+                        "violation": "Since the liability insurance on file ended 12 days ago, the owner has kept "
+                        "the dangerous dog at 7 Mill Road without the surety bond or liability insurance required.",
+                        "cited_on": d(5),
+                        "court": "Otter Tail County Courthouse, 121 West Junius Avenue, Fergus Falls, MN",
+                        "court_at": t(-25, 9),
+                    },
+                ),
             ],
         ),
         # A dangerous dog that moved to Tracy: its case went with it (347.52 (c); § 90.15 (M)), and Tracy's

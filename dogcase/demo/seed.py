@@ -16,6 +16,7 @@ from dogcase.law import library
 
 from . import dates
 from .battle_lake_stories import battle_lake
+from .compliance import EXTRA, demo_fees, play_extra
 from .story import ALL_CONDITIONS, HEARING_OFFICER, Story
 from .tracy_stories import tracy
 
@@ -43,7 +44,7 @@ def load_demo(out=None) -> dict[str, int]:
     users = {
         u.username: u
         for u in get_user_model().objects.filter(
-            username__in=["officer", "police", "clerk", "hearing", "council"]
+            username__in=["officer", "police", "clerk", "hearing", "council", "admin"]
         )
     }
     for username, (first, last) in DEMO_NAMES.items():
@@ -60,6 +61,7 @@ def load_demo(out=None) -> dict[str, int]:
     pending = [city for city in STORIES if not Incident.objects.filter(jurisdiction=city).exists()]
     for city in pending:
         demo_offices(city)
+        demo_fees(city, users.get("admin"))  # before the stories: the acts charge at the rates in force
     for city in pending:
         stories = STORIES[city]
         made[city] = 0
@@ -169,6 +171,12 @@ def play_steps(case: Case, steps, users: dict[str, Any], *, issue_documents: boo
         demo_offices(case.jurisdiction)
     for step_id, who, days, inputs in steps:
         at = dates.local(days, 11)
+        if step_id in EXTRA:
+            # money and proof, beside the law's steps; the statewide data set renders no receipt and keeps no
+            # fee schedule (nothing is charged there)
+            if issue_documents:
+                case = play_extra(case, step_id, users[who], at, inputs, users)
+            continue
         inputs = {k: str(users["hearing"].pk) if v == HEARING_OFFICER else v for k, v in inputs.items()}
         if inputs.get("proofs") == ALL_CONDITIONS:
             inputs = {**inputs, "proofs": conditions_of_registration(case, step_id, at)}

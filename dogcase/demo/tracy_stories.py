@@ -121,6 +121,22 @@ def tracy() -> list[Story]:
                         "notified_on": d(28),
                     },
                 ),
+                # Subd 12: a misdemeanor citation for walking the dog unmuzzled, dismissed in court
+                (
+                    "issue_citation",
+                    "police",
+                    20,
+                    {
+                        "number": "TPD-2026-0412",
+                        "violated": "Subd 5.C",
+                        "violation": "On Hollinger Street the dog was walked off the owner's property without a "
+                        "muzzle.",
+                        "cited_on": d(20),
+                        "court": "Lyon County Courthouse, 607 West Main Street, Marshall, MN",
+                        "court_at": t(6, 9),
+                    },
+                ),
+                ("record_citation_outcome", "police", 5, {"outcome": "dismissed", "decided_on": d(6)}),
             ],
         ),
         Story(
@@ -290,6 +306,19 @@ def tracy() -> list[Story]:
                         "507-629-4550",
                     },
                 ),
+                # 347.541 subd. 4: the declaration upheld, the hearing's actual expenses (up to $1,000) are the owner's
+                (
+                    "cost",
+                    "clerk",
+                    27,
+                    {
+                        "charge": "hearing_expense",
+                        "amount": "450.00",
+                        "note": "Hearing officer's fee and room",
+                    },
+                ),
+                ("apply_for_registration", "officer", 19, {"applied_on": d(19)}),
+                ("pay", "clerk", 19, {"amount": "550.00", "method": "check", "reference": "3308"}),
                 ("issue_certificate", "officer", 18, {"proofs": ALL_CONDITIONS}),
                 (
                     "serve_destruction_notice",

@@ -458,6 +458,12 @@ def correct_document(
             "Correct a document",
             [{"reason": "The auditor role is read-only.", "citation": "", "code": "read_only"}],
         )
+    if not document.correctable:
+        raise case_acts.InvalidInput(
+            "document",
+            "a receipt or a statement of charges is not corrected: record a refund or cancel the charge, and "
+            "issue a new statement",
+        )
     reason = (reason or "").strip()
     if not reason:
         raise case_acts.InvalidInput("reason", "say why the document is corrected")

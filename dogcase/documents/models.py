@@ -20,6 +20,14 @@ class IssuedDocumentQuerySet(models.QuerySet):
         raise PermissionError("issued documents are never deleted")
 
 
+# Documents no step of the law issues, numbered and verified like the notices: a receipt and a statement of
+# charges (dogcase.money.payments). Their words are dogcase's, not a pack's; they are never re-filled as a
+# corrected version (a refund, a cancellation or a new statement answers a mistake).
+RECEIPT = "receipt"
+STATEMENT_OF_CHARGES = "statement_of_charges"
+RECORD_DOCUMENT_TYPES = (RECEIPT, STATEMENT_OF_CHARGES)
+
+
 class IssuedDocument(models.Model):
     """One version of one document issued on a case.
 
@@ -77,6 +85,11 @@ class IssuedDocument(models.Model):
 
     def delete(self, *args, **kwargs):
         raise PermissionError("issued documents are never deleted")
+
+    @property
+    def correctable(self) -> bool:
+        """A document of the law may be issued again as a corrected version; a receipt or a statement may not."""
+        return self.doc_type not in RECORD_DOCUMENT_TYPES
 
     @property
     def filename(self) -> str:

@@ -95,7 +95,10 @@ def render_html(
     reason: str = "",
 ) -> str:
     language = document_language(draft)
-    marked = language != "en"
+    # a document of dogcase's own (a receipt, a statement of charges: no pack document) is written in the
+    # owner's language throughout: only the law's words inside it are marked English
+    own = draft.doc_type is None
+    marked = language != "en" and not own
     with translation.override(language):
         return render_to_string(
             "documents/pdf.html",
@@ -105,7 +108,7 @@ def render_html(
                 "version": version,
                 "code": code,
                 "verify_url": verify_url(code),
-                "issued_on": date_words(issued_at),
+                "issued_on": draft.today if own else date_words(issued_at),
                 "replaces": replaces,
                 "reason": reason,
                 "owner_facing": draft.audience == "owner",

@@ -148,12 +148,19 @@ def version(j, charge: ChargeDef, day: dt.date):
     return found if found is not None and found.effect_kind in ("fee", "cost") else None
 
 
-def cap(j, charge: ChargeDef, day: dt.date) -> tuple[Decimal | None, str]:
-    """The most the law lets the city charge for it on `day`, and the citation that says so (None, "": no cap).
-    The lowest cap of any fee or cost of the same id in force that day (the state's reaches the city's)."""
+def cap(j, charge: ChargeDef, day: dt.date, designation: str | None = None) -> tuple[Decimal | None, str]:
+    """The most the law lets the city charge for it on `day` in a case of `designation`, and the citation that
+    says so (None, "": no cap): the lowest cap of a fee or cost of the same id in force that day that reaches the
+    designation (the state's $500 reaches the city's fee of a dangerous dog, not of a potentially dangerous one:
+    a state rule reaches only what its words reach). Without a designation: the lowest cap of any designation
+    the charge reaches (what the fee schedule shows)."""
     own = version(j, charge, day)
     if own is None:
         return None, ""
+    if designation is None:
+        found = [cap(j, charge, day, d) for d in reached(j, charge)]
+        found = [c for c in found if c[0] is not None]
+        return min(found, key=lambda c: c[0]) if found else (None, "")
     effect_id = own.effect["id"]
     caps = [
         (Decimal(str(v.effect["cap_usd"])), v.citation)
@@ -161,10 +168,16 @@ def cap(j, charge: ChargeDef, day: dt.date) -> tuple[Decimal | None, str]:
         if v.effect_kind in ("fee", "cost")
         and v.effect.get("id") == effect_id
         and v.effect.get("cap_usd") is not None
+        and (not v.effect.get("for") or designation in v.effect["for"])
     ]
     if not caps:
         return None, ""
     return min(caps, key=lambda c: c[0])
+
+
+def reached(j, charge: ChargeDef) -> tuple[str, ...]:
+    """The designations a charge reaches: its `for`, else every designation of the city's law."""
+    return charge.for_ if charge.for_ is not None else tuple(j.designations)
 
 
 def incurred_by(

@@ -22,6 +22,9 @@ EVENTS = (
     "lease_start",
     "registration_issued",
     "registration_applied",
+    # a citation to court for a violation of the ordinance, and the court's disposition of it
+    "citation_issued",
+    "citation_decided",
     # procedure events (docs/procedure.md)
     "hearing_request_filed",
     "hearing_scheduled",
@@ -225,6 +228,8 @@ EVENT_WORDS = {
     "lease_start": "the lease",
     "registration_issued": "the registration",
     "registration_applied": "the application for registration",
+    "citation_issued": "the citation",
+    "citation_decided": "the court's disposition of the citation",
     "coverage_ends": "the last day of the bond or insurance on file",
     "hearing_request_filed": "the filing of the hearing request",
     "hearing_scheduled": "the scheduled hearing",

@@ -1,6 +1,6 @@
 """The daily reminders: a deadline 7 and 2 days ahead (and as many days ahead as its law's `remind_days` says:
 the renewal of a registration and the coverage on file, 30 days), and a deadline missed. Bounded: each query selects a
-range of the indexed due date (Obligation.due_date), so the cost grows with what falls due on those days,
+few days of the indexed due date (Obligation.due_date), so the cost grows with what falls due on those days,
 never with the number of cases. Each message's key names the obligation and its due date, so a sweep run
 twice in a day, or a day's reminders asked for again, sends nothing twice; a due date moved by an act gives
 a new reminder for the new date."""
@@ -67,21 +67,28 @@ def earlier_reminders() -> dict[int, set[str]]:
 
 
 def reminder_rows(today: dt.date):
-    """(ahead, missed): the obligations reminded today, each a query on a range of the due-date index."""
+    """(ahead, missed): the obligations reminded today, each a query on a list of days of the due-date index.
+
+    Each query's only condition on the obligations outside an OR is its list of due dates, so that a database
+    without statistics (SQLite, never ANALYZEd) reads them through the due-date index too: given a status
+    beside an OR of dates, or a status beside a range of dates, it read every open (or overdue and lapsed)
+    obligation of every case through the status index instead (bench/reminders_scale.py)."""
     open_cases = {"case__status": Case.Status.OPEN}
-    due = Q(due_date__in=[today + dt.timedelta(days=d) for d in AHEAD_DAYS])
-    for days, deadlines in sorted(earlier_reminders().items()):
-        due |= Q(due_date=today + dt.timedelta(days=days), deadline_id__in=sorted(deadlines))
+    days = [today + dt.timedelta(days=d) for d in AHEAD_DAYS]
+    due = Q(due_date__in=list(days))
+    for ahead_days, deadlines in sorted(earlier_reminders().items()):
+        day = today + dt.timedelta(days=ahead_days)
+        due |= Q(due_date=day, deadline_id__in=sorted(deadlines))
+        days.append(day)
     ahead = (
-        Obligation.objects.filter(due, status="open", **open_cases)
+        Obligation.objects.filter(due, due_date__in=sorted(set(days)), status="open", **open_cases)
         .exclude(kind="not_before")  # a "not before" date opens a time to act: nothing to remind
         .select_related("case", "case__dog")
         .order_by("due_date", "pk")
     )
     missed = (
         Obligation.objects.filter(
-            due_date__gte=today - dt.timedelta(days=MISSED_LOOKBACK_DAYS),
-            due_date__lt=today,
+            due_date__in=[today - dt.timedelta(days=d) for d in range(MISSED_LOOKBACK_DAYS, 0, -1)],
             status__in=["overdue", "lapsed"],
             **open_cases,
         )
@@ -106,6 +113,10 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
         to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
         key = f"reminder:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}:{days}"
         items.append((ob, "deadline_soon", to, key, {"days": days}))
+        if days not in AHEAD_DAYS and to == "owners" and ob.staff_roles.strip(","):
+            # the owner's yearly renewal, a month ahead: the office that answers it is told too
+            staff_key = f"reminder-staff:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}:{days}"
+            items.append((ob, "deadline_soon", "staff", staff_key, {"days": days}))
     for ob in missed:
         to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
         if to == "staff" and ob.status == "lapsed":

@@ -34,34 +34,43 @@ def _day(j, at: dt.datetime) -> dt.date:
     return timezone.localtime(at, j.tz).date()
 
 
-def refuse_unpaid(case: Case, step_id: str, at: dt.datetime) -> None:
-    """Refused, naming the charges and the provision, while charges the step requires paid are owed."""
+@dataclass(frozen=True)
+class Owed:
+    """What must be paid before a step: the amount, the charges' names, and the provision that says so."""
+
+    amount: Decimal
+    labels: tuple[str, ...]
+    citation: str
+
+    @property
+    def words(self) -> str:
+        return f"{money(self.amount)} is still owed ({'; '.join(self.labels)}): record the payment first."
+
+
+def owed_before(case: Case, step_id: str, at: dt.datetime | None = None) -> Owed | None:
+    """The charges a step waits for (`paid_before`) still owed on the day; None when nothing is owed."""
+    at = at or timezone.now()
     j = jurisdiction_of(case)
     needed = law_charges.to_be_paid_before(j, step_id)
     if not needed:
-        return
+        return None
     day = _day(j, at)
     acct = account(case, day)
-    owed = acct.owed_for({c.id for c in needed})
-    if owed > 0:
-        labels = sorted(
-            {
-                line.charge.label
-                for line in acct.lines
-                if line.charge.charge in {c.id for c in needed} and line.owed > 0
-            }
-        )
-        version = law_charges.version(j, needed[0], day)
-        step = j.step(step_id, day)
-        raise Refused(
-            step.label,
-            [
-                {
-                    "reason": f"{money(owed)} is still owed ({'; '.join(labels)}): record the payment first.",
-                    "citation": version.citation if version else "",
-                }
-            ],
-        )
+    ids = {c.id for c in needed}
+    owed = acct.owed_for(ids)
+    if owed <= 0:
+        return None
+    labels = tuple(sorted({ln.charge.label for ln in acct.lines if ln.charge.charge in ids and ln.owed > 0}))
+    version = law_charges.version(j, needed[0], day)
+    return Owed(owed, labels, version.citation if version else "")
+
+
+def refuse_unpaid(case: Case, step_id: str, at: dt.datetime) -> None:
+    """Refused, naming the charges and the provision, while charges the step requires paid are owed."""
+    owed = owed_before(case, step_id, at)
+    if owed is not None:
+        step = jurisdiction_of(case).step(step_id, _day(jurisdiction_of(case), at))
+        raise Refused(step.label, [{"reason": owed.words, "citation": owed.citation, "code": "unpaid"}])
 
 
 def _who(actor, step_event: Event | None) -> dict:
@@ -156,19 +165,21 @@ def charge_for_step(
                     case, j, c, actor=actor, at=at, step_event=event, rate=fee_rate.amount, fee_rate=fee_rate
                 )
             )
-        else:
-            made.append(
-                _record(
-                    case,
-                    j,
-                    c,
-                    actor=actor,
-                    at=at,
-                    step_event=event,
-                    amount=fee_rate.amount,
-                    fee_rate=fee_rate,
-                )
+            continue
+        amount, note = fee_rate.amount, ""
+        cap, cap_citation = law_charges.cap(j, c, day, case.designation)
+        if cap is not None and amount > cap:
+            # the council's rate is above what the law lets the city demand of this dog: the cap is charged
+            note = (
+                f"The rate on file ({money(amount)}, {fee_rate.resolution}) is above the most the law allows for "
+                f"this dog ({money(cap)}, {cap_citation}): {money(cap)} is charged."
             )
+            amount = cap
+        made.append(
+            _record(
+                case, j, c, actor=actor, at=at, step_event=event, amount=amount, fee_rate=fee_rate, note=note
+            )
+        )
     return made
 
 
@@ -207,7 +218,7 @@ def open_costs(case: Case, at: dt.datetime | None = None) -> list[OpenCost]:
         inputs = e.inputs_as_corrected(corrections)
         for c in actual:
             if c.step == e.data.get("step") and c.applies(case.designation, inputs):
-                cap, cap_citation = law_charges.cap(j, c, day)
+                cap, cap_citation = law_charges.cap(j, c, day, case.designation)
                 out.append(
                     OpenCost(
                         c,
@@ -250,7 +261,7 @@ def enter_cost(
         if choice is None:
             raise InvalidInput("charge", "The law does not put this cost on the owner in this case.")
         j = jurisdiction_of(case)
-        check_cap(j, choice.charge, choice.entered + value, _day(j, at), "amount")
+        check_cap(j, choice.charge, choice.entered + value, _day(j, at), "amount", case.designation)
         return _record(
             case, j, choice.charge, actor=actor, at=at, step_event=choice.step_event, amount=value, note=note
         )

@@ -18,11 +18,10 @@ from dogcase.cases.access import require_city, staff_roles
 from dogcase.cases.acts import InvalidInput, lock_case
 from dogcase.cases.audit import append_event
 from dogcase.cases.models import Case, Event, jurisdiction_of
-from dogcase.documents import fill
 from dogcase.documents.acts import issue_record_document
 from dogcase.documents.models import IssuedDocument
-from dogcase.documents.words import date_words
-from dogcase.money.ledger import Account, account, money
+from dogcase.money.documents import receipt_draft, statement_draft
+from dogcase.money.ledger import account, money
 from dogcase.money.models import Charge, Entry
 from dogcase.money.schedule import parse_amount
 
@@ -292,133 +291,3 @@ def issue_statement(case: Case, *, actor, at=None) -> IssuedDocument:
         if not acct.lines:
             raise InvalidInput("case", "Nothing has been charged in this case.")
         return issue_record_document(case, statement_draft(case, acct, day, actor), actor=actor, at=at)
-
-
-# ------------------------------------------------------------------------------------------------ documents
-
-
-def _section(heading: str, text: str, citation: str = "") -> fill.FilledSection:
-    return fill.FilledSection(
-        element=None,
-        element_text="",
-        citation=citation,
-        heading=heading,
-        layer="",
-        parts=[(text, "")],
-        missing=[],
-    )
-
-
-def _owner_lines(case: Case) -> tuple[str, str]:
-    owners = [o.person for o in case.dog.ownerships.select_related("person").filter(until__isnull=True)]
-    if not owners:
-        return "", ""
-    first = owners[0]
-    return first.full_name, "\n".join(
-        p for p in (first.full_name, first.address if first.street else "") if p
-    )
-
-
-def _draft(case: Case, title: str, recipient: str, sections, provisions, day) -> fill.Draft:
-    j = jurisdiction_of(case)
-    return fill.Draft(
-        doc_type=None,
-        id="receipt" if title.startswith("Receipt") else "statement_of_charges",
-        title=title,
-        audience="owner",
-        provisions=provisions,
-        recipient=recipient,
-        sections=sections,
-        letterhead={k: str(v) for k, v in fill.letterhead_of(j).items() if v},
-        city=j.name,
-        today=date_words(day),
-    )
-
-
-def _case_words(case: Case) -> str:
-    return f"{case.number}" + (f", the dog {case.dog.name}." if case.dog.name else ".")
-
-
-def _charge_words(line, day: dt.date) -> str:
-    c = line.charge
-    if c.per == Charge.Per.DAY:
-        through = c.ends_on or day
-        held = "held" if c.ends_on else "held so far"
-        what = f"{line.days} days {held}, {date_words(c.starts_on)} to {date_words(through)}, at {money(c.rate)} a day"
-    else:
-        what = f"charged {date_words(c.starts_on)}"
-    return f"{c.label} ({c.citation}): {what}: {money(line.amount)}"
-
-
-METHOD_WORDS = {
-    "cash": "cash",
-    "check": "check",
-    "card": "card (the city's card processor)",
-    "other": "other means",
-}
-
-
-def receipt_draft(case, before: Account, value, method, reference, paid_by, day, actor) -> fill.Draft:
-    _name, address = _owner_lines(case)
-    how = METHOD_WORDS[method]
-    if reference:
-        how += f" No. {reference}" if method == Entry.Method.CHECK else f", reference {reference}"
-    receiver = actor.get_full_name() or actor.get_username()
-    sections = [
-        _section("Case", _case_words(case)),
-        _section("Received from", paid_by),
-        _section("Amount received", f"{money(value)} on {date_words(day)}, by {how}."),
-        _section(
-            "Balance",
-            f"Owed before this payment: {money(before.balance)}. Owed after it: {money(before.balance - value)}.",
-        ),
-        _section("Received by", f"{receiver}, for {jurisdiction_of(case).name}."),
-    ]
-    return _draft(case, "Receipt for payment", address or paid_by, sections, [], day)
-
-
-def _entry_words(e: Entry) -> str:
-    when = date_words(e.on)
-    if e.kind == Entry.Kind.PAYMENT:
-        return f"{when}: paid, {money(e.amount)}" + (
-            f" (receipt No. {e.receipt.number})" if e.receipt_id else ""
-        )
-    if e.kind == Entry.Kind.REFUND:
-        return f"{when}: given back to the payer, {money(e.amount)} ({e.reason})"
-    if e.kind == Entry.Kind.WAIVER:
-        return f"{when}: waived by the council, resolution {e.resolution}, {money(e.amount)}"
-    return f"{when}: charge cancelled, {money(e.amount)} ({e.reason})"
-
-
-def statement_draft(case, acct: Account, day, actor) -> fill.Draft:
-    name, address = _owner_lines(case)
-    j = jurisdiction_of(case)
-    charges = "\n".join(_charge_words(line, day) for line in acct.lines)
-    sections = [
-        _section("Case", _case_words(case)),
-        _section("Charges", charges),
-        _section(
-            "Payments and credits",
-            "\n".join(_entry_words(e) for e in acct.entries) if acct.entries else "None recorded.",
-        ),
-        _section("Balance due", f"{money(acct.balance)} on {date_words(day)}."),
-    ]
-    running = acct.running
-    if running:
-        sections.append(
-            _section(
-                "Still running",
-                "The dog is still held: "
-                + "; ".join(
-                    f"{money(ln.charge.rate)} more for each further day ({ln.charge.label.split(',')[0].lower()})"
-                    for ln in running
-                )
-                + ".",
-            )
-        )
-    office = fill.letterhead_of(j)
-    where = ", ".join(str(office[k]) for k in ("name", "address") if office.get(k))
-    phone = f", telephone {office['telephone']}" if office.get("telephone") else ""
-    sections.append(_section("How to pay", f"At {where}{phone}. Give the case number {case.number}."))
-    provisions = list(dict.fromkeys(line.charge.citation for line in acct.lines if line.charge.citation))
-    return _draft(case, "Statement of charges", address or name, sections, provisions, day)

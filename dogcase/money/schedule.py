@@ -94,9 +94,21 @@ def parse_amount(raw, field: str) -> Decimal:
     return value.quantize(CENT)
 
 
-def check_cap(j, charge: law_charges.ChargeDef, amount: Decimal, day: dt.date, field: str) -> None:
-    cap, citation = law_charges.cap(j, charge, day)
-    if cap is not None and amount > cap:
+def check_cap(
+    j,
+    charge: law_charges.ChargeDef,
+    amount: Decimal,
+    day: dt.date,
+    field: str,
+    designation: str | None = None,
+) -> None:
+    """Refuse an amount above the law's cap: in a case, its designation's; for the fee schedule, every
+    designation's the charge reaches (a rate the law lets the city demand of some dogs is kept, and charged at
+    most at the cap of each dog's designation: charging.charge_for_step)."""
+    designations = (designation,) if designation else law_charges.reached(j, charge)
+    caps = [law_charges.cap(j, charge, day, d) for d in designations]
+    if caps and all(c is not None and amount > c for c, _ in caps):
+        cap, citation = min(caps, key=lambda c: c[0])
         raise InvalidInput(
             field,
             f"The law allows at most {money(cap)} for this ({citation}); {money(amount)} cannot be charged.",

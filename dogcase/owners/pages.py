@@ -34,6 +34,7 @@ OWNER_WORDS = (
     ("death", "Tell the city your dog has died"),
     ("transfer", "Tell the city your dog has a new owner"),
     ("landlord_disclosure", "Tell the city you told the property owner"),
+    ("registration_applied", "Apply for the certificate of registration, or its yearly renewal"),
 )
 
 

@@ -26,7 +26,7 @@ from dogcase.law import InputError, library
 from dogcase.owners import access, codes, pages, throttle
 from dogcase.owners import tasks as owner_tasks
 from dogcase.owners.models import SignInLink
-from dogcase.owners.what_you_owe import what_you_owe
+from dogcase.owners.what_you_owe import what_you_owe, where_your_dog_is
 
 logger = logging.getLogger(__name__)
 
@@ -177,6 +177,7 @@ def case_page(request, case, person):
         "designation": pages.designation(case, j, language),
         "obligations": pages.obligations(case, now, language),
         "owed": what_you_owe(case, j, timezone.localtime(now, j.tz).date(), language),
+        "custody": where_your_dog_is(case, j, timezone.localtime(now, j.tz).date(), language, person),
         "documents": pages.documents(case),
         "hearings": pages.hearings(case, j, language, person),
         "history": pages.history(case, person, j, language),

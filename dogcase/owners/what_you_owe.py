@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from dogcase.cases.custody import where_held
 from dogcase.cases.models import Case
 from dogcase.documents.fill import letterhead_of
 from dogcase.documents.next_steps import date_words
@@ -95,3 +96,23 @@ def _office(j) -> dict[str, str]:
     """The city's office as its statement of charges prints it under "How to pay"."""
     letterhead = letterhead_of(j)
     return {k: str(letterhead.get(k) or "") for k in ("name", "address", "telephone")}
+
+
+def where_your_dog_is(case: Case, j, day: dt.date, language: str, person=None) -> dict[str, Any] | None:
+    """While the city holds the dog (dogcase.cases.custody): since when, where and whom to call, in the
+    owner's language; None when it is not held."""
+    held = where_held(case, j, language=language, viewer=person)
+    if held is None or not held.held:
+        return None
+    days = held.days(day)
+    return {
+        "since": date_words(held.since, language),
+        "days": _("1 day, the first counted")
+        if days == 1
+        else _("%(n)d days, the first counted") % {"n": days},
+        "place": held.place,
+        "contact": held.contact,
+        "telephone": held.telephone,
+        "sentence": held.sentence,
+        "lang": held.lang,
+    }

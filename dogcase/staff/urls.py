@@ -9,6 +9,7 @@ from dogcase.staff.views import (
     edits,
     incidents,
     mail,
+    money,
     moves,
     observations,
     records,
@@ -21,6 +22,7 @@ urlpatterns = [
     path("search", records.search, name="search"),
     path("city-settings/", city_settings.city_settings, name="city_settings"),
     path("city-settings/new", city_settings.city_new, name="city_new"),
+    path("city-settings/fees", city_settings.fee_rate, name="fee_rate"),
     path("cases/", records.case_list, name="cases"),
     path("cases/<str:number>", cases.case_detail, name="case"),
     path("cases/<str:number>/moved-from/documents/<int:pk>", moves.moved_document, name="moved_document"),
@@ -29,6 +31,12 @@ urlpatterns = [
     path(
         "cases/<str:number>/events/<int:seq>/correct-value", corrections.correct_value, name="correct_value"
     ),
+    path("cases/<str:number>/money/payment", money.record_payment, name="money_payment"),
+    path("cases/<str:number>/money/refund", money.refund, name="money_refund"),
+    path("cases/<str:number>/money/waiver", money.waive, name="money_waiver"),
+    path("cases/<str:number>/money/cancel", money.cancel_charge, name="money_cancel"),
+    path("cases/<str:number>/money/cost", money.enter_cost, name="money_cost"),
+    path("cases/<str:number>/money/statement", money.issue_statement, name="money_statement"),
     path("dogs/", records.dog_list, name="dogs"),
     path("dogs/<int:pk>", records.dog_detail, name="dog"),
     path("dogs/<int:pk>/edit", edits.edit_dog, name="dog_edit"),

@@ -177,6 +177,15 @@ def state_destruction_requested(c):
 
 
 SERVE = {"served_on": on(2), "method": "personal", "served_owner": "Olive Ostrander"}
+# a citation to court for a violation (§ 90.15's penalty; Tracy Subd 12)
+CITATION = {
+    "number": "C-1",
+    "violated": "(C)(5)(e)",
+    "violation": "Kept the dog without the insurance on file.",
+    "cited_on": on(4),
+    "court": "The county courthouse",
+    "court_at": at(30, 9).isoformat(),
+}
 
 # id: (city, facts, set up the case, (who, day, inputs) of the step taken through the API)
 SCENARIOS = {
@@ -382,6 +391,18 @@ SCENARIOS = {
             4,
             {"moved_on": on(4), "destination": "battle-lake-mn", "new_address": "9 Oak Avenue, Battle Lake"},
         ),
+    ),
+    "battle-lake-mn/issue_citation": (
+        "battle-lake-mn",
+        SERIOUS,
+        lambda c, s: bl_declared(c, "dangerous"),
+        lambda c, s: ("issue_citation", "officer", 4, CITATION),
+    ),
+    "tracy-mn/issue_citation": (
+        "tracy-mn",
+        BITE,
+        lambda c, s: tracy_classified(c),
+        lambda c, s: ("issue_citation", "police", 4, {**CITATION, "violated": "Subd 5.C"}),
     ),
     "tracy-mn/serve_destruction_notice": (
         "tracy-mn",

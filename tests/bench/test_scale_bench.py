@@ -1,5 +1,6 @@
 """The scale benchmark's parts on a small data set: correctness only, no timing. The raw query it compares
-the sweep with must find the sweep's own overdue obligations, and every page it measures must answer."""
+the sweep with must find the sweep's own overdue obligations, the one it compares the day's reminders with the
+reminders' own, and every page it measures must answer."""
 
 import io
 
@@ -7,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from bench import scale
+from bench import reminders_scale, scale
 from dogcase.cases.models import Case
 
 
@@ -59,3 +60,23 @@ def test_every_page_measured_answers_for_its_role(data_set):
 def test_the_writers_find_fresh_incidents_to_act_on(data_set):
     pool = scale.writer_pool()
     assert pool and {city for _, city in pool} <= {"battle-lake-mn", "tracy-mn"}
+
+
+def test_the_reminders_of_the_day_are_measured_on_the_data_set_as_it_is(data_set, capsys):
+    cases = Case.objects.count()
+    result = reminders_scale.run(None, rounds=1)
+    (size,) = result["sizes"]
+    assert result["built_cases"] == 0 and Case.objects.count() == cases
+    assert size["same_set"] and size["reminders"] == sum(size["due"].values()) > 0
+    assert size["messages_written_again"] == 0 and size["queries"]["reminder_rows"] == 2
+    text = scale.table(
+        {
+            "parameters": {"dogs": 400, "incidents": 40, "cases": 24, "seed": 3},
+            "environment": {"postgresql": "-", "cpus": 1},
+            "sweep": [],
+            "reminders": result,
+            "pages": [],
+            "writers": [],
+        }
+    )
+    assert "| reminder_rows (lists) |" in text and "| raw SQL: the same ids |" in text

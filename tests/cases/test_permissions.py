@@ -65,6 +65,11 @@ BATTLE_LAKE = {
     "record_move": {OFFICER},
     "record_death": {OFFICER},
     "record_landlord_disclosure": {OFFICER, CLERK},
+    # the registration's application is received by the City Clerk/Treasurer, who issues the certificate
+    # ((C)(5)); a citation (penalty: § 90.99) by the officers § 90.15 gives its enforcement
+    "apply_for_registration": {CLERK},
+    "issue_citation": {OFFICER, POLICE},
+    "record_citation_outcome": {OFFICER, POLICE},
     # 347.542 (state, concerning the owner): the authority or law enforcement agency records the conviction
     # (347.565); the animal control authority records the ban and reviews it
     "record_conviction": {OFFICER, POLICE},
@@ -100,6 +105,9 @@ TRACY = {
     "receive_owner_report": {POLICE},
     "record_vicious_transfer": {POLICE, CLERK},
     "record_vicious_death": {POLICE, CLERK},
+    # Subd 12: a misdemeanor, cited by the Police Department (the pack's reading)
+    "issue_citation": {POLICE},
+    "record_citation_outcome": {POLICE},
     # 347.542 (state, concerning the owner): the authority or law enforcement agency records the conviction
     # (347.565); the animal control authority records the ban and reviews it
     "record_conviction": {OFFICER, POLICE},

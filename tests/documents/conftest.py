@@ -64,6 +64,8 @@ def cites_of(doc) -> list[str]:
 
     j = library().get(doc.jurisdiction)
     day = timezone.localtime(doc.issued_at).date()
+    if not doc.correctable:
+        return []  # a receipt or a statement: dogcase's document, its citations in its own text
     out = set()
     for t in j.document_pages(doc.doc_type, day):
         for s in t.sections:

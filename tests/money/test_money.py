@@ -320,8 +320,12 @@ def test_the_receipt_and_the_statement_read_as_their_reader_reads_them(make_case
     assert "Impounding fee (Minn. Stat. § 347.54, subd. 2)" in text
     assert "3 days held so far" in text and "$67.50" in text
     assert "Balance due $92.50 on Friday, 5 June 2026." in text
-    assert "Thursday, 4 June 2026: paid, $50.00 (receipt No. " in text
-    assert "$22.50 more for each further day (boarding)" in text
+    assert (
+        "Paid on Thursday, 4 June 2026" in text
+        and "-$50.00" in text
+        and f"receipt No. {paid.receipt.number}" in text
+    )
+    assert "The dog is still held: $22.50 more for each further day." in text
     assert "How to pay At City of Tracy" in text and "page 2" not in text
     assert IssuedDocument.objects.filter(case=c.case, audience="owner").count() == 2
     for doc in (paid.receipt, statement):
@@ -383,3 +387,55 @@ def test_the_owners_application_from_the_portal_is_billed_in_the_owners_name(mak
     assert fee.created_by is None and fee.amount == Decimal("40.00")
     assert (fee.event.actor_name, fee.event.actor_roles) == ("Olive Ostrander", "owner")
     assert verify_chain().ok and verify_all()["ok"]
+
+
+@pytest.mark.parametrize(
+    ("city", "charge", "designation", "expected"),
+    [
+        (
+            "battle-lake-mn",
+            "registration_fee",
+            "dangerous",
+            ("500", "Minn. Stat. § 347.51, subd. 2, clause (3)"),
+        ),
+        ("battle-lake-mn", "hearing_expense", "dangerous", ("1000", "Minn. Stat. § 347.541, subd. 4")),
+        # Battle Lake's own (B)(2)(f) caps the same expense of a potentially dangerous dog's hearing
+        ("battle-lake-mn", "hearing_expense", "potentially_dangerous", ("1000", "§ 90.15 (B)(2)(f)")),
+        # 347.541 subd. 4 speaks of a dangerous dog: under the state's law alone its cap does not reach a
+        # potentially dangerous one
+        ("tracy-mn", "hearing_expense", "potentially_dangerous", (None, "")),
+        ("battle-lake-mn", "hearing_expense_pdd", "potentially_dangerous", ("1000", "§ 90.15 (B)(2)(f)")),
+        ("battle-lake-mn", "boarding", "dangerous", (None, "")),
+        ("tracy-mn", "registration_fee", "dangerous", ("500", "Minn. Stat. § 347.51, subd. 2, clause (3)")),
+    ],
+)
+def test_a_cap_reaches_only_the_designations_its_provision_names(city, charge, designation, expected):
+    from dogcase.law import charges as law_charges
+
+    j = library().get(city)
+    cap, citation = law_charges.cap(j, j.charges[charge], DAY0, designation)
+    assert (None if cap is None else str(cap), citation) == expected
+
+
+def test_the_renewal_is_reminded_a_month_ahead_to_the_owner_and_the_office(make_case, staff):
+    from django.utils import timezone
+
+    from dogcase.cases.models import Person
+    from dogcase.cases.updates import update_person
+    from dogcase.messaging.models import Message
+    from dogcase.messaging.reminders import send_reminders
+
+    c = make_case(facts=SERIOUS)
+    update_person(c.owner, actor=staff["officer"], changes={"email": "olive@example.org"}, reason="Told us")
+    c.declare(day=1, designation="dangerous")
+    c.serve(day=2, telephoned=True)
+    c.step("issue_certificate", "clerk", 4, proofs=_proofs(c, 4), number="BL-DD-1")
+    renewal = c.case.obligations.get(deadline_id="owner.renew_registration")
+    Message.objects.all().delete()
+    noon = timezone.make_aware(dt.datetime.combine(renewal.due_date - dt.timedelta(days=30), dt.time(0, 15)))
+    send_reminders(noon)
+    soon = Message.objects.filter(kind="deadline_soon")
+    assert {m.person_id for m in soon if m.person_id} == {Person.objects.get(pk=c.owner.pk).pk}
+    told = {m.user.username for m in soon if m.user_id}
+    assert "clerk" in told and "officer" not in told  # the office that issues the certificate
+    assert all("In 30 days" in m.body for m in soon)

@@ -95,6 +95,12 @@ SOURCES: dict[str, tuple[str, str]] = {
     "seizure.place": ("where the seized dog is held", "record it on the seizure"),
     "seizure.contact": ("the contact person where the seized dog is held", "record it on the seizure"),
     "seizure.telephone": ("the telephone number where the seized dog is held", "record it on the seizure"),
+    "citation.number": ("the citation's number", "type it on the citation"),
+    "citation.violated": ("the provision violated", "type it on the citation"),
+    "citation.violation": ("what the owner did or failed to do, when and where", "type it on the citation"),
+    "citation.date": ("the date of the citation", "type it on the citation"),
+    "citation.court": ("the court the owner must appear in", "type it on the citation"),
+    "citation.court_at": ("the date and time the owner must appear in court", "type it on the citation"),
     "move.date": ("the date the dog moved away", "record it with the owner's notice of the move"),
     "move.new_address": ("where the dog now lives", "record it with the owner's notice of the move"),
     "move.destination": (

@@ -26,17 +26,19 @@ from dogcase.cases.act_forms import (
     refusal_row,
 )
 from dogcase.cases.acts import declarations
+from dogcase.cases.custody import where_held
 from dogcase.cases.files import stored_response
 from dogcase.cases.guards import in_cities, is_read_only, require_writer, staff_required
 from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings, was_held
-from dogcase.cases.models import Case, Event, StoredFile, Task
+from dogcase.cases.models import FACT_RECORDS, Case, Event, StoredFile, Task
 from dogcase.cases.outcomes import event_outcome
 from dogcase.cases.pages import city_names, installed, not_installed, now_and_today, sentence
 from dogcase.cases.roles import ROLES_BY_GROUP
 from dogcase.documents import acts as document_acts
 from dogcase.documents.views import drafts_context, timeline_documents
 from dogcase.law import library
-from dogcase.staff import queries
+from dogcase.money.charging import owed_before
+from dogcase.staff import money_panel, queries
 from dogcase.staff.actwords import confirmation, prefill
 from dogcase.staff.entered import StepInputs
 from dogcase.staff.moved import move_panel
@@ -299,7 +301,16 @@ def case_detail(request, number: str):
     j = installed(case.jurisdiction)
     now, today = now_and_today()
     events = queries.case_events(case)
-    state = acts.case_state(case, [e for e in events if e.kind in (Event.Kind.STEP, Event.Kind.CORRECTION)])
+    # the events the law reads: the steps, their corrections and the facts of the records (coverage_ends)
+    state = acts.case_state(
+        case,
+        [
+            e
+            for e in events
+            if e.kind in (Event.Kind.STEP, Event.Kind.CORRECTION)
+            or (e.kind == Event.Kind.RECORD and e.act in FACT_RECORDS)
+        ],
+    )
     read_only = is_read_only(user)
     steps = []
     if j is not None:
@@ -363,6 +374,10 @@ def case_detail(request, number: str):
                 raise Http404("No such obligation open on this case.")
         return render(request, part, context)
     context["full"] = "full" in request.GET
+    context["money"] = money_panel.panel(case, user, j=j, now=now)
+    held = where_held(case, j) if j is not None else None
+    context["custody_record"] = held
+    context["custody_days"] = held.days(today) if held else 0
     return render(request, "staff/case_detail.html", context)
 
 
@@ -552,6 +567,9 @@ def act_form(request, number: str, step_id: str):
                 context.get("today_ids", set()),
             ),
             "has_file": any(inp.kind == "file" for inp in step.inputs),
+            # the fees the step waits for, still owed (the release of a seized dog: "by paying impounding and
+            # boarding fees"): said before the form is filled in
+            "owed_before": owed_before(case, step.id, now),
             "version": version,
             "token": token,
             "city": city_names([case.jurisdiction])[case.jurisdiction],

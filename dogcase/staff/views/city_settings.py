@@ -6,28 +6,42 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from dogcase.accounts import manage
-from dogcase.cases.access import cities_of
+from dogcase.cases import acts
+from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.pages import now_and_today, sentence
 from dogcase.documents import offices
-from dogcase.staff import city_choices
+from dogcase.law import library
+from dogcase.money import schedule
+from dogcase.money.ledger import money
+from dogcase.staff import city_choices, fee_schedule
+
+
+def _city(request, admin) -> str:
+    """The city the page is about: one of the administrator's (404 for any other)."""
+    mine = sorted(cities_of(admin))
+    city = request.POST.get("city") or request.GET.get("city") or mine[0]
+    if city not in mine:
+        raise Http404("No such city among yours.")
+    return city
 
 
 @login_required
 def city_settings(request):
     """The city's own facts its documents print (its offices' addresses and telephones, its letterhead's),
-    changed by its administrator; each change audited in the city's chain (dogcase.documents.offices)."""
+    changed by its administrator; each change audited in the city's chain (dogcase.documents.offices); and its
+    fee schedule (fee_rate)."""
     admin = request.user
     manage.require_user_administrator(admin)
-    mine = sorted(cities_of(admin))
-    city = request.POST.get("city") or request.GET.get("city") or mine[0]
-    if city not in mine:
-        raise Http404("No such city among yours.")
+    city = _city(request, admin)
     errors: dict[str, str] = {}
     values: dict[str, str] = {}
     status = 200
@@ -76,6 +90,35 @@ def city_settings(request):
             else:
                 messages.info(request, "Nothing had changed.")
             return redirect(f"{reverse('staff:city_settings')}?city={city}")
+    return _page(
+        request, admin, city, rows=rows, choices=choices, values=values, errors=errors, status=status
+    )
+
+
+def _page(
+    request,
+    admin,
+    city: str,
+    *,
+    rows=None,
+    choices=None,
+    values: dict[str, str] | None = None,
+    errors: dict[str, str] | None = None,
+    status: int = 200,
+    fee: dict | None = None,
+):
+    """The page, with what a form sent shown again beside its errors (`fee`: the fee form's charge, values and
+    errors, by the act's field names)."""
+    rows = offices.offices_of(city) if rows is None else rows
+    choices = city_choices.rows(city) if choices is None else choices
+    values = values or {}
+    errors = dict(errors or {})
+    fee = fee or {}
+    for name, message in fee.get("errors", {}).items():
+        # the page's list of problems links to the field (or to the section, for a problem of the charge)
+        errors["fees" if name == "charge" else fee_schedule.field_id(fee["charge"], name)] = message
+    _, today = now_and_today()
+    mine = sorted(cities_of(admin))
     forms = [
         {
             "row": row,
@@ -102,7 +145,15 @@ def city_settings(request):
         "forms": forms,
         "values": values,
         "errors": errors,
-        "history": offices.history(city, also=(city_choices.EVENT,)),
+        "history": offices.history(city, also=(city_choices.EVENT, fee_schedule.EVENT)),
+        "fees": fee_schedule.rows(
+            city,
+            today,
+            charge=fee.get("charge", ""),
+            values=fee.get("values"),
+            errors=fee.get("errors"),
+            may_set=bool(staff_roles(admin) & schedule.RATE_ROLES),
+        ),
         "choices": [
             {
                 "row": c,
@@ -115,6 +166,48 @@ def city_settings(request):
         "may_add_cities": manage.may_add_cities(admin),
     }
     return render(request, "staff/city_settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def fee_rate(request):
+    """A new amount of the city's fee schedule (money/schedule.py: set_rate), by its administrator: checked
+    against the law's cap; on a problem, the page again with the message beside the field and what was typed."""
+    admin = request.user
+    manage.require_user_administrator(admin)
+    city = _city(request, admin)
+    if not staff_roles(admin) & schedule.RATE_ROLES:
+        raise PermissionDenied("Only the city's administrator enters the fee schedule.")
+    charge = request.POST.get("charge", "")
+    values = {name: (request.POST.get(name) or "").strip() for name in fee_schedule.FIELDS}
+    try:
+        rate = schedule.set_rate(
+            city,
+            charge,
+            amount=values["amount"],
+            effective_from=fee_schedule.parse_date(values, "effective_from"),
+            resolution=values["resolution"],
+            adopted_on=fee_schedule.parse_date(values, "adopted_on"),
+            actor=admin,
+            at=timezone.now(),
+        )
+    except fee_schedule.FeeProblem as problem:
+        errors = {problem.field: problem.message}
+    except acts.InvalidInput as exc:
+        field = exc.field if exc.field in fee_schedule.FIELDS else "charge"
+        errors = {field: sentence(exc.rule)}
+    except PermissionError as exc:
+        raise PermissionDenied(str(exc)) from None
+    else:
+        c = library().get(city).charges[charge]
+        messages.success(
+            request,
+            f"Saved: {c.label}, {money(rate.amount)}{' a day' if c.per == 'day' else ''} from "
+            f"{rate.effective_from:%-d %B %Y} (resolution {rate.resolution}). Acts from that day on charge it.",
+        )
+        return redirect(f"{reverse('staff:city_settings')}?city={city}#fees")
+    fee = {"charge": charge, "values": values, "errors": errors}
+    return _page(request, admin, city, fee=fee, status=400)
 
 
 def _form_value(row) -> str:

@@ -11,9 +11,10 @@ from django.utils import timezone
 from dogcase.cases.access import cities_of
 from dogcase.cases.guards import in_cities, is_read_only, may_record, staff_required
 from dogcase.cases.models import Case, Dog, Evidence, Incident, Person
-from dogcase.cases.pages import city_names, installed, not_installed
+from dogcase.cases.pages import city_names, installed, not_installed, now_and_today
 from dogcase.cases.record_facts import prior_history_words, record_facts
 from dogcase.law import library
+from dogcase.money.ledger import money, owed_by_owner
 from dogcase.staff import keyset, queries
 from dogcase.staff.present import designation_label, history_rows, humanize
 
@@ -222,8 +223,25 @@ def person_detail(request, pk: int):
         "premises_let": premises_let[:HISTORY_PAGE],
         "more_premises": len(premises_let) > HISTORY_PAGE,
         "city": city_names([person.jurisdiction])[person.jurisdiction],
+        "owed": _owed(person, request.user),
     }
     return render(request, "staff/person_detail.html", context)
+
+
+def _owed(person, user) -> dict | None:
+    """What the person owes across the cases of the dogs they own now, case by case (None: nothing)."""
+    _, today = now_and_today()
+    total, each = owed_by_owner(person, today)
+    if not each:
+        return None
+    cases = Case.objects.filter(pk__in=each, jurisdiction__in=cities_of(user)).select_related("dog")
+    return {
+        "total": money(total),
+        "cases": [
+            {"number": c.number, "dog": c.dog.name, "balance": money(each[c.pk])}
+            for c in cases.order_by("number")
+        ],
+    }
 
 
 @staff_required
