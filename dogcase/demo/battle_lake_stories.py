@@ -232,7 +232,6 @@ def battle_lake() -> list[Story]:
                         "note": "Hearing officer's invoice 2026-118",
                     },
                 ),
-                ("statement", "clerk", 39, {}),
                 ("pay", "clerk", 20, {"amount": "300.00", "method": "check", "reference": "4417"}),
             ],
         ),
@@ -265,8 +264,6 @@ def battle_lake() -> list[Story]:
                     100,
                     {"sterilized_on": d(100), "veterinarian": "Lakes Area Vet Clinic"},
                 ),
-                ("apply_for_registration", "clerk", 97, {"applied_on": d(97)}),
-                ("pay", "clerk", 96, {"amount": "95.00", "method": "cash"}),
                 (
                     "issue_certificate",
                     "clerk",
@@ -515,8 +512,6 @@ def battle_lake() -> list[Story]:
                     240,
                     {"sterilized_on": d(241), "veterinarian": "Lakes Area Vet Clinic"},
                 ),
-                ("apply_for_registration", "clerk", 232, {"applied_on": d(232)}),
-                ("pay", "clerk", 231, {"amount": "95.00", "method": "cash"}),
                 (
                     "coverage",
                     "clerk",

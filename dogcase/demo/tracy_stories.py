@@ -317,8 +317,6 @@ def tracy() -> list[Story]:
                         "note": "Hearing officer's fee and room",
                     },
                 ),
-                ("apply_for_registration", "officer", 19, {"applied_on": d(19)}),
-                ("pay", "clerk", 19, {"amount": "550.00", "method": "check", "reference": "3308"}),
                 ("issue_certificate", "officer", 18, {"proofs": ALL_CONDITIONS}),
                 (
                     "serve_destruction_notice",

@@ -134,9 +134,8 @@ def test_a_renewal_and_its_fee_from_the_owners_application_to_the_receipt(
     first = clerk.locator("#owed-before").inner_text()
     assert "$75.00 is still owed" in first and "§ 90.15 (C)(5)(a)" in first
     clerk.goto(f"{live_server.url}/cases/{case.number}")
-    money = clerk.locator("#money")
-    money.locator("summary", has_text="Record a payment").click()
-    form = money.locator("#money-payment form")
+    clerk.locator("#money").get_by_role("link", name="Record a payment").click()
+    form = clerk.locator("form.money-form")
     form.get_by_label("Amount received").fill("75.00")
     form.get_by_label("How it was paid").select_option("check")
     form.get_by_label("Check number or the card processor's reference").fill("1187")

@@ -138,7 +138,7 @@ def test_the_last_failed_attempt_raises_a_staff_task_to_serve_on_paper(
     assert Message.objects.get(pk=message.pk).paper_task == task  # the message links the task it raised
     assert smtp_server.messages == []
     client.force_login(c.staff["officer"])
-    page = client.get(f"/cases/{c.case.number}").content.decode()
+    page = client.get(f"/cases/{c.case.number}?full=1").content.decode()  # the messages fold, whole
     assert "Serve on paper:" in page and "task raised: serve on paper" in page
 
 
@@ -202,7 +202,7 @@ def test_an_owner_without_an_e_mail_address_is_recorded_as_not_sent_and_the_case
     assert set(sent.values_list("status", "status_reason")) == {("not_sent", "no e-mail address")}
     assert not any("enqueue_send" in repr(cb) for cb in callbacks)
     client.force_login(c.staff["officer"])
-    page = client.get(f"/cases/{c.case.number}").content.decode()
+    page = client.get(f"/cases/{c.case.number}?full=1").content.decode()  # the messages fold, whole
     assert "Not told by e-mail:" in page and "Olive Ostrander" in page and "no e-mail address" in page
     assert page.count('data-status="not_sent"') == sent.count()
 
@@ -214,7 +214,7 @@ def test_the_document_issued_to_the_owner_is_a_message_on_the_case(make_case, cl
     assert message.person == c.owner and message.status == "queued"
     assert document.title in message.body and document.number in message.body
     client.force_login(c.staff["officer"])
-    page = client.get(f"/cases/{c.case.number}").content.decode()
+    page = client.get(f"/cases/{c.case.number}?full=1").content.decode()  # the messages fold, whole
     assert "Document issued" in page and "olive@example.org" in page
 
 

@@ -75,6 +75,18 @@ def money_section(html: str) -> str:
     return html[start : html.index("</section>", start)]
 
 
+def forms(client, case) -> str:
+    """The money forms the case page links to, each on its own page, as one text."""
+    panel = money_section(page(client, case))
+    urls = dict.fromkeys(re.findall(rf'href="(/cases/{re.escape(case.number)}/money/\w+)"', panel))
+    out = []
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        out.append(response.content.decode())
+    return "\n".join(out)
+
+
 def form_key(html: str, kind: str) -> str:
     form = re.search(rf'<form[^>]*data-form="{kind}".*?</form>', html, flags=re.S)
     assert form, f"no {kind} form on the page"
@@ -104,7 +116,7 @@ def test_the_panel_shows_the_balance_and_each_charge_with_its_provision(seized, 
 
 def test_a_payment_from_the_page_issues_a_receipt_and_lowers_the_balance(seized, staff):
     client = client_for(staff["clerk"])
-    key = form_key(page(client, seized.case), "payment")
+    key = form_key(forms(client, seized.case), "payment")
     response = pay(client, seized.case, key, amount="100", method="check", reference="1042")
     assert response.status_code == 302 and response["Location"].endswith(f"/cases/{seized.case.number}#money")
     paid = Entry.objects.get(case=seized.case)
@@ -139,7 +151,7 @@ def test_a_bad_payment_is_shown_again_with_the_message_beside_its_field_and_noth
     seized, staff, given, field, words
 ):
     client = client_for(staff["clerk"])
-    key = form_key(page(client, seized.case), "payment")
+    key = form_key(forms(client, seized.case), "payment")
     typed = {"amount": "20.00", "method": "card", "reference": "SQ-77812", "paid_by": "Olive O.", **given}
     response = pay(client, seized.case, key, **typed)
     assert response.status_code == 400
@@ -157,7 +169,7 @@ def test_a_bad_payment_is_shown_again_with_the_message_beside_its_field_and_noth
 
 
 def test_a_clerk_sees_the_payment_form_an_officer_and_an_auditor_do_not(seized, staff):
-    assert 'data-form="payment"' in page(client_for(staff["clerk"]), seized.case)
+    assert 'data-form="payment"' in forms(client_for(staff["clerk"]), seized.case)
     for who in ("officer", "auditor"):
         html = page(client_for(staff[who]), seized.case)
         panel = money_section(html)
@@ -184,9 +196,9 @@ def test_a_user_of_another_city_reaches_neither_the_case_nor_its_forms(seized, m
 
 def test_refund_waiver_cancellation_and_statement_from_their_forms(seized, staff):
     clerk = client_for(staff["clerk"])
-    pay(clerk, seized.case, form_key(page(clerk, seized.case), "payment"), amount="100")
+    pay(clerk, seized.case, form_key(forms(clerk, seized.case), "payment"), amount="100")
     paid = Entry.objects.get(kind="payment")
-    html = page(clerk, seized.case)
+    html = forms(clerk, seized.case)
     # a refund: the payment chosen from the list, at most what is left of it
     refund_url = f"/cases/{seized.case.number}/money/refund"
     too_much = clerk.post(
@@ -207,7 +219,7 @@ def test_refund_waiver_cancellation_and_statement_from_their_forms(seized, staff
     assert done.status_code == 302
     # a waiver without its resolution is refused on that field; with it, recorded
     council = client_for(staff["council"])
-    html = page(council, seized.case)
+    html = forms(council, seized.case)
     assert 'data-form="waiver"' in html and 'data-form="payment"' not in html
     waiver_url = f"/cases/{seized.case.number}/money/waiver"
     key = form_key(html, "waiver")
@@ -222,7 +234,7 @@ def test_refund_waiver_cancellation_and_statement_from_their_forms(seized, staff
     assert ok.status_code == 302
     # the impounding fee cancelled as recorded in error: its reason is required
     impounding = Charge.objects.get(case=seized.case, charge="impounding_fee")
-    html = page(clerk, seized.case)
+    html = forms(clerk, seized.case)
     cancel_url = f"/cases/{seized.case.number}/money/cancel"
     blank = clerk.post(cancel_url, {"idempotency_key": form_key(html, "cancel"), "charge": impounding.pk})
     assert blank.status_code == 400 and 'id="cancel-reason-error"' in blank.content.decode()
@@ -232,8 +244,8 @@ def test_refund_waiver_cancellation_and_statement_from_their_forms(seized, staff
     )
     assert cancelled.status_code == 302
     # $142.50 charged, $100 paid, $30 given back, $10 waived, $75 cancelled
-    html = page(clerk, seized.case)
-    panel = money_section(html)
+    html = forms(clerk, seized.case)
+    panel = money_section(page(clerk, seized.case))
     assert '<span class="balance-amount">-$12.50</span> more was paid than is charged' in panel
     for words in ("Refund", "Waived by the council", "Council resolution 2026-31", "Charge cancelled"):
         assert words in panel
@@ -267,8 +279,8 @@ def test_an_actual_cost_is_entered_from_the_open_costs_within_the_cap(make_case,
     c.step("hold_hearing", "hearing", 8, held_on=on(8))
     c.step("decide_appeal", "hearing", 9, outcome="upheld", reasons="Heard.")
     officer = client_for(staff["officer"])
-    html = page(officer, c.case)
-    panel = money_section(html)
+    html = forms(officer, c.case)
+    panel = money_section(page(officer, c.case))
     assert "Actual expenses of the hearing" in panel
     assert 'At most $1,000.00 <span class="cite">— Minn. Stat. § 347.541, subd. 4</span>' in panel
     url = f"/cases/{c.case.number}/money/cost"
@@ -365,5 +377,5 @@ def test_the_person_page_says_what_the_owner_owes_across_their_cases(seized, sta
     assert (
         f'href="/cases/{seized.case.number}#money">Case {seized.case.number}</a> (Rexford): $142.50' in html
     )
-    pay(client, seized.case, form_key(page(client, seized.case), "payment"), amount="142.50")
+    pay(client, seized.case, form_key(forms(client, seized.case), "payment"), amount="142.50")
     assert "Money owed" not in client.get(f"/people/{seized.owner.pk}").content.decode()

@@ -388,6 +388,8 @@ CASE_PARTS = {
     "notes": "staff/_partials/case_notes.html",
     "closed": "staff/_partials/case_closed.html",
     "access": "staff/_partials/case_access.html",
+    # the messages sent about the case (each reminder, notice and receipt): a long list on a case of years
+    "messages": "staff/includes/case_messages.html",
 }
 
 
