@@ -16,6 +16,7 @@ from dogcase.law import library
 from dogcase.money import charging, payments, schedule
 from dogcase.money.models import FeeRate
 from dogcase.proofs import conditions, services
+from dogcase.proofs.demo import PDF, coverage_data
 
 from . import dates
 
@@ -32,7 +33,6 @@ FEES = {
 }
 RESOLUTIONS = {"battle-lake-mn": "Res. 2025-04 (demo)", "tracy-mn": "Res. 2025-11 (demo)"}
 EXTRA = ("pay", "cost", "statement", "coverage", "owner_applies")
-PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 
 
 def demo_fees(city: str, admin) -> int:
@@ -96,14 +96,12 @@ def play_extra(case: Case, kind: str, who, at: dt.datetime, inputs: dict[str, An
         proof = services.submit(
             case,
             cond.id,
-            data={
-                "coverage_form": "liability_insurance",
-                "issuer": "North Star Mutual Insurance",
-                "policy_number": inputs.get("policy", "HO-DEMO-1"),
-                "amount_usd": str(cond.min_amount or 300000),
-                "starts_on": inputs["starts_on"],
-                "ends_on": inputs["ends_on"],
-            },
+            data=coverage_data(
+                cond,
+                policy=inputs.get("policy", "HO-DEMO-1"),
+                starts_on=inputs["starts_on"],
+                ends_on=inputs["ends_on"],
+            ),
             uploads=[SimpleUploadedFile("certificate-of-insurance.pdf", PDF)],
             person=_owner(case),
             at=at,

@@ -71,6 +71,20 @@ def _event(case, actor, at, act: str, summary: str, data: dict, citation: str = 
     )
 
 
+def _entry(case: Case, kind: str, amount, *, event: Event, actor, at, **fields) -> Entry:
+    """Write an entry once, with the event that records it."""
+    return Entry.objects.create(
+        jurisdiction=case.jurisdiction,
+        case=case,
+        kind=kind,
+        amount=amount,
+        event=event,
+        recorded_at=at,
+        recorded_by=actor,
+        **fields,
+    )
+
+
 def _locked(case: Case) -> Case:
     lock_case(case.pk)
     return Case.objects.select_related("dog").get(pk=case.pk)
@@ -122,19 +136,18 @@ def record_payment(
                 "receipt": receipt.number,
             },
         )
-        return Entry.objects.create(
-            jurisdiction=case.jurisdiction,
-            case=case,
-            kind=Entry.Kind.PAYMENT,
-            amount=value,
+        return _entry(
+            case,
+            Entry.Kind.PAYMENT,
+            value,
+            event=event,
+            actor=actor,
+            at=at,
             on=day,
             method=method,
             reference=reference,
             paid_by=paid_by,
             receipt=receipt,
-            event=event,
-            recorded_at=at,
-            recorded_by=actor,
         )
 
 
@@ -162,20 +175,19 @@ def refund(case: Case, payment_id, *, amount, reason: str, reference: str = "", 
             f"Refund: {money(value)} of the payment of {payment.on.isoformat()} (receipt No. {payment.receipt.number if payment.receipt else '-'}): {reason}",
             {"amount": str(value), "payment": payment.pk, "reason": reason, "reference": reference},
         )
-        return Entry.objects.create(
-            jurisdiction=case.jurisdiction,
-            case=case,
-            kind=Entry.Kind.REFUND,
-            amount=value,
+        return _entry(
+            case,
+            Entry.Kind.REFUND,
+            value,
+            event=event,
+            actor=actor,
+            at=at,
             on=day,
             method=payment.method,
             reference=reference,
             paid_by=payment.paid_by,
             reason=reason,
             refund_of=payment,
-            event=event,
-            recorded_at=at,
-            recorded_by=actor,
         )
 
 
@@ -224,17 +236,16 @@ def waive(
                 "charge": charge.pk if charge else None,
             },
         )
-        return Entry.objects.create(
-            jurisdiction=case.jurisdiction,
-            case=case,
-            kind=Entry.Kind.WAIVER,
-            amount=value,
+        return _entry(
+            case,
+            Entry.Kind.WAIVER,
+            value,
+            event=event,
+            actor=actor,
+            at=at,
             on=adopted_on,
             resolution=resolution,
             charge=charge,
-            event=event,
-            recorded_at=at,
-            recorded_by=actor,
         )
 
 
@@ -265,17 +276,16 @@ def cancel_charge(case: Case, charge_id, *, reason: str, actor, at=None) -> Entr
             {"charge": charge.pk, "amount": str(value), "reason": reason},
             charge.citation,
         )
-        return Entry.objects.create(
-            jurisdiction=case.jurisdiction,
-            case=case,
-            kind=Entry.Kind.CANCELLATION,
-            amount=value,
+        return _entry(
+            case,
+            Entry.Kind.CANCELLATION,
+            value,
+            event=event,
+            actor=actor,
+            at=at,
             on=day,
             reason=reason,
             charge=charge,
-            event=event,
-            recorded_at=at,
-            recorded_by=actor,
         )
 
 

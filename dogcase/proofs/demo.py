@@ -38,6 +38,18 @@ def _png() -> bytes:
 PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 
 
+def coverage_data(cond, *, policy: str, starts_on: str, ends_on: str) -> dict:
+    """The demo owner's liability insurance, as the proof form takes it (the law's amount for `cond`)."""
+    return {
+        "coverage_form": "liability_insurance",
+        "issuer": "North Star Mutual Insurance",
+        "policy_number": policy,
+        "amount_usd": str(cond.min_amount or 300000),
+        "starts_on": starts_on,
+        "ends_on": ends_on,
+    }
+
+
 def demo_proofs(city: str, users: dict) -> int:
     """Send and review the demo's proof in `city`; returns how many proofs were sent."""
     reviewer = users.get("officer")
@@ -66,14 +78,12 @@ def demo_proofs(city: str, users: dict) -> int:
             proof = services.submit(
                 case,
                 cond.id,
-                data={
-                    "coverage_form": "liability_insurance",
-                    "issuer": "North Star Mutual Insurance",
-                    "policy_number": "HO-2026-44817",
-                    "amount_usd": str(cond.min_amount or 300000),
-                    "starts_on": (today - dt.timedelta(days=20)).isoformat(),
-                    "ends_on": (today + dt.timedelta(days=345)).isoformat(),
-                },
+                data=coverage_data(
+                    cond,
+                    policy="HO-2026-44817",
+                    starts_on=(today - dt.timedelta(days=20)).isoformat(),
+                    ends_on=(today + dt.timedelta(days=345)).isoformat(),
+                ),
                 uploads=[SimpleUploadedFile("certificate-of-insurance.pdf", PDF)],
                 person=owner,
                 at=now - dt.timedelta(days=3),
