@@ -57,10 +57,16 @@ def owners_by_dog(dog_ids, today) -> dict[int, list[Person]]:
 
 def case_staff(case: Case, roles: str = "") -> list:
     """The active staff of the case's city; only those with one of `roles` (",role,role,") when given."""
+    return city_staff(case.jurisdiction, roles)
+
+
+def city_staff(jurisdiction: str, roles: str = "") -> list:
+    """The active staff of a city (auditors, who only read, are never told); only those with one of `roles`
+    (",role,role,") when given."""
     wanted = {r for r in roles.split(",") if r}
     users = (
         get_user_model()
-        .objects.filter(is_active=True, city_access__jurisdiction=case.jurisdiction)
+        .objects.filter(is_active=True, city_access__jurisdiction=jurisdiction)
         .prefetch_related("groups")
         .order_by("pk")
         .distinct()
@@ -73,9 +79,12 @@ def case_staff(case: Case, roles: str = "") -> list:
     return out
 
 
-def recipients_of(case: Case, *, to: str, context: dict[str, Any], key: str, people=None) -> list[tuple]:
+def recipients_of(
+    case: Case | None, *, to: str, context: dict[str, Any], key: str, people=None
+) -> list[tuple]:
     """(key of the message, recipient field, name, address, language) for each person told; `people`: the
-    owners or staff already read by the caller (the reminders read them for many cases at once)."""
+    owners or staff already read by the caller (the reminders read them for many cases at once; the case is
+    then not read, and may be None)."""
     if to == "owners":
         return [
             (f"{key}:person:{p.pk}", {"person": p}, p.full_name, p.email, p.preferred_language)

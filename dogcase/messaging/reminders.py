@@ -8,6 +8,7 @@ a new reminder for the new date."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import NamedTuple
 
 from django.db.models import Q
 from django.utils import timezone
@@ -15,7 +16,7 @@ from django.utils import timezone
 from dogcase.cases.models import Case, Obligation
 from dogcase.law import library
 from dogcase.messaging.models import Message
-from dogcase.messaging.outbox import case_staff, message_key, notify, owners_by_dog, recipients_of
+from dogcase.messaging.outbox import city_staff, message_key, notify, owners_by_dog, recipients_of
 
 AHEAD_DAYS = (7, 2)
 # a deadline missed is told once, on the first sweep after it passed; looking back a few days covers a
@@ -66,89 +67,141 @@ def earlier_reminders() -> dict[int, set[str]]:
     return out
 
 
-def reminder_rows(today: dt.date):
-    """(ahead, missed): the obligations reminded today, each a query on a list of days of the due-date index.
+class Due(NamedTuple):
+    """One obligation reminded today, as the selection reads it: what a reminder's key and recipients need.
+    The obligation itself (its words, citations and consequences) is read only for a message not yet sent."""
 
-    Each query's only condition on the obligations outside an OR is its list of due dates, so that a database
-    without statistics (SQLite, never ANALYZEd) reads them through the due-date index too: given a status
-    beside an OR of dates, or a status beside a range of dates, it read every open (or overdue and lapsed)
-    obligation of every case through the status index instead (bench/reminders_scale.py)."""
-    open_cases = {"case__status": Case.Status.OPEN}
+    pk: int
+    case_id: int
+    dog_id: int
+    jurisdiction: str
+    deadline_id: str
+    due_date: dt.date
+    who: str
+    status: str
+    staff_roles: str
+
+
+DUE_FIELDS = (
+    "pk",
+    "case_id",
+    "case__dog_id",
+    "jurisdiction",
+    "deadline_id",
+    "due_date",
+    "who",
+    "status",
+    "staff_roles",
+)
+
+
+def due_today(today: dt.date):
+    """The obligations reminded today (their DUE_FIELDS), in one statement on a list of days of the due-date
+    index: those open and due 7 and 2 days ahead (or as many days ahead as their law's `remind_days` says), and
+    those missed in the last few days (overdue, or a right that lapsed); in due-date order.
+
+    The statement's only condition on the obligations outside an OR is its list of due dates, so that a
+    database without statistics (SQLite, never ANALYZEd) reads them through the due-date index too: given a
+    status beside an OR of dates, or a status beside a range of dates, it read every open (or overdue and
+    lapsed) obligation of every case through the status index instead (bench/reminders_scale.py)."""
     days = [today + dt.timedelta(days=d) for d in AHEAD_DAYS]
     due = Q(due_date__in=list(days))
     for ahead_days, deadlines in sorted(earlier_reminders().items()):
         day = today + dt.timedelta(days=ahead_days)
         due |= Q(due_date=day, deadline_id__in=sorted(deadlines))
         days.append(day)
-    ahead = (
-        Obligation.objects.filter(due, due_date__in=sorted(set(days)), status="open", **open_cases)
-        .exclude(kind="not_before")  # a "not before" date opens a time to act: nothing to remind
-        .select_related("case", "case__dog")
-        .order_by("due_date", "pk")
-    )
-    missed = (
+    missed_days = [today - dt.timedelta(days=d) for d in range(MISSED_LOOKBACK_DAYS, 0, -1)]
+    # a "not before" date opens a time to act: nothing to remind
+    ahead = Q(due, status="open") & ~Q(kind="not_before")
+    missed = Q(due_date__in=missed_days, status__in=["overdue", "lapsed"])
+    return (
         Obligation.objects.filter(
-            due_date__in=[today - dt.timedelta(days=d) for d in range(MISSED_LOOKBACK_DAYS, 0, -1)],
-            status__in=["overdue", "lapsed"],
-            **open_cases,
+            ahead | missed, due_date__in=sorted({*days, *missed_days}), case__status=Case.Status.OPEN
         )
-        .select_related("case", "case__dog")
         .order_by("due_date", "pk")
+        .values_list(*DUE_FIELDS)
     )
-    return ahead, missed
+
+
+def reminder_rows(today: dt.date) -> list[Due]:
+    """due_today(), a Due a row."""
+    return [Due(*row) for row in due_today(today)]
+
+
+def _items(rows: list[Due], today: dt.date) -> list[tuple[Due, str, str, str, dict]]:
+    """(row, kind, to, key, extra context) of each reminder of the day: a deadline ahead to whoever must meet
+    it (the owner's yearly renewal a month ahead to the office that answers it too), a deadline missed to the
+    owner or the staff (a right that lapsed unused is the owner's to be told, not the staff's)."""
+    items = []
+    for row in rows:
+        to = "owners" if row.who == Obligation.Who.OWNER else "staff"
+        if row.due_date < today:
+            if to == "staff" and row.status == "lapsed":
+                continue
+            key = f"missed:{row.case_id}:{row.deadline_id}:{row.due_date.isoformat()}"
+            items.append((row, "deadline_missed", to, key, {}))
+            continue
+        days = (row.due_date - today).days
+        key = f"reminder:{row.case_id}:{row.deadline_id}:{row.due_date.isoformat()}:{days}"
+        items.append((row, "deadline_soon", to, key, {"days": days}))
+        if days not in AHEAD_DAYS and to == "owners" and row.staff_roles.strip(","):
+            staff_key = f"reminder-staff:{row.case_id}:{row.deadline_id}:{row.due_date.isoformat()}:{days}"
+            items.append((row, "deadline_soon", "staff", staff_key, {"days": days}))
+    return items
 
 
 def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
-    """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts.
+    """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts of
+    messages the day's reminders have (those sent by an earlier run of the day included).
 
-    The owners of all the day's cases are read in one query, each city's staff once per set of roles, and the
-    messages already stored in one query per 500 keys: a second sweep the same day, which has nothing new to
-    send, costs a few queries whatever the number of deadlines."""
+    The day's obligations are read in one statement, the owners of all their dogs in one, each city's staff
+    once per set of roles, the messages already stored in one per 500 keys, and the obligations whose
+    messages are still to be written in one per 500: a second sweep the same day, which has nothing new to
+    send, costs a few queries whatever the number of deadlines, and builds no obligation."""
     at = at or timezone.now()
     today = timezone.localdate(at)
-    ahead, missed = reminder_rows(today)
-    items = []  # (obligation, kind, to, key, context)
-    for ob in ahead:
-        days = (ob.due_date - today).days
-        to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
-        key = f"reminder:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}:{days}"
-        items.append((ob, "deadline_soon", to, key, {"days": days}))
-        if days not in AHEAD_DAYS and to == "owners" and ob.staff_roles.strip(","):
-            # the owner's yearly renewal, a month ahead: the office that answers it is told too
-            staff_key = f"reminder-staff:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}:{days}"
-            items.append((ob, "deadline_soon", "staff", staff_key, {"days": days}))
-    for ob in missed:
-        to = "owners" if ob.who == Obligation.Who.OWNER else "staff"
-        if to == "staff" and ob.status == "lapsed":
-            continue
-        key = f"missed:{ob.case_id}:{ob.deadline_id}:{ob.due_date.isoformat()}"
-        items.append((ob, "deadline_missed", to, key, {}))
+    items = _items(reminder_rows(today), today)
 
-    owners = owners_by_dog({ob.case.dog_id for ob, _, to, _, _ in items if to == "owners"}, today)
+    owners = owners_by_dog({row.dog_id for row, _, to, _, _ in items if to == "owners"}, today)
     staff: dict[tuple[str, str], list] = {}
-    people = []
-    for ob, _, to, _, _ in items:
+    recipients = []  # each item's (stored key, recipient) pairs
+    for row, _, to, key, _ in items:
         if to == "owners":
-            people.append(owners.get(ob.case.dog_id, []))
+            people = owners.get(row.dog_id, [])
         else:
-            at_city = (ob.jurisdiction, ob.staff_roles)
+            at_city = (row.jurisdiction, row.staff_roles)
             if at_city not in staff:
-                staff[at_city] = case_staff(ob.case, ob.staff_roles)
-            people.append(staff[at_city])
-    wanted = {
-        message_key(k)
-        for (ob, _, to, key, _), who in zip(items, people, strict=True)
-        for k, *_ in recipients_of(ob.case, to=to, context={}, key=key, people=who)
-    }
+                staff[at_city] = city_staff(row.jurisdiction, row.staff_roles)
+            people = staff[at_city]
+        recipients.append(
+            [message_key(k) for k, *_ in recipients_of(None, to=to, context={}, key=key, people=people)]
+        )
     existing: dict[str, Message] = {}
-    ordered = sorted(wanted)
+    ordered = sorted({k for keys in recipients for k in keys})
     for start in range(0, len(ordered), 500):
         existing.update((m.key, m) for m in Message.objects.filter(key__in=ordered[start : start + 500]))
 
     counts = {"deadline_soon": 0, "deadline_missed": 0}
-    for (ob, kind, to, key, extra), who in zip(items, people, strict=True):
+    to_write = []
+    for item, keys in zip(items, recipients, strict=True):
+        if all(k in existing for k in keys):
+            counts[item[1]] += len(keys)
+        else:
+            to_write.append(item)
+    wanted = sorted({row.pk for row, *_ in to_write})
+    obligations: dict[int, Obligation] = {}
+    for start in range(0, len(wanted), 500):
+        obligations.update(
+            (ob.pk, ob)
+            for ob in Obligation.objects.filter(pk__in=wanted[start : start + 500]).select_related(
+                "case", "case__dog"
+            )
+        )
+    for row, kind, to, key, extra in to_write:
+        ob = obligations[row.pk]
+        people = owners.get(row.dog_id, []) if to == "owners" else staff[(row.jurisdiction, row.staff_roles)]
         context = _context(ob, **extra)
         counts[kind] += len(
-            notify(ob.case, kind, to=to, context=context, key=key, people=who, existing=existing)
+            notify(ob.case, kind, to=to, context=context, key=key, people=people, existing=existing)
         )
     return counts

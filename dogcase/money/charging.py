@@ -25,7 +25,7 @@ from dogcase.cases.models import Case, Event, jurisdiction_of
 from dogcase.law import charges as law_charges
 from dogcase.money.ledger import account, money
 from dogcase.money.models import Charge
-from dogcase.money.schedule import check_cap, parse_amount, rate_on
+from dogcase.money.schedule import check_cap, clean_text, parse_amount, rate_on
 
 COST_ROLES = frozenset({"animal_control_officer", "city_clerk", "administrator"})
 
@@ -240,11 +240,9 @@ def enter_cost(
     require_city(actor, case.jurisdiction)
     if not staff_roles(actor) & COST_ROLES:
         raise PermissionError("Your role may not charge costs.")
-    note = " ".join(str(note or "").split())
-    if not note:
-        raise InvalidInput("note", "Say what the cost is for (the invoice or the bill it comes from).")
-    if len(note) > 500:
-        raise InvalidInput("note", "At most 500 characters.")
+    note = clean_text(
+        note, "note", required="Say what the cost is for (the invoice or the bill it comes from).", most=500
+    )
     value = parse_amount(amount, "amount")
     if value <= 0:
         raise InvalidInput("amount", "A cost charged is more than $0.00.")

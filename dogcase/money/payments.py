@@ -23,26 +23,16 @@ from dogcase.documents.models import IssuedDocument
 from dogcase.money.documents import receipt_draft, statement_draft
 from dogcase.money.ledger import account, money
 from dogcase.money.models import Charge, Entry
-from dogcase.money.schedule import parse_amount
+from dogcase.money.schedule import clean_text, parse_amount
 
 PAYMENT_ROLES = frozenset({"city_clerk", "administrator"})
 WAIVER_ROLES = frozenset({"city_clerk", "council_clerk", "administrator"})
-TEXT_MAX = 200
 
 
 def _check(actor, case: Case, roles: frozenset[str], what: str) -> None:
     require_city(actor, case.jurisdiction)
     if not staff_roles(actor) & roles:
         raise PermissionError(f"Your role may not record {what}.")
-
-
-def _text(value, field: str, *, required: str = "", most: int = TEXT_MAX) -> str:
-    text = " ".join(str(value or "").split())
-    if required and not text:
-        raise InvalidInput(field, required)
-    if len(text) > most:
-        raise InvalidInput(field, f"At most {most} characters.")
-    return text
 
 
 def _positive(raw, field: str) -> Decimal:
@@ -102,10 +92,10 @@ def record_payment(
         raise InvalidInput(
             "method", "Choose how it was paid: cash, check, card (the city's processor) or other."
         )
-    reference = _text(reference, "reference", most=100)
+    reference = clean_text(reference, "reference", most=100)
     if method == Entry.Method.CHECK and not reference:
         raise InvalidInput("reference", "Give the check number.")
-    paid_by = _text(paid_by, "paid_by", required="Give the name of the person who paid.")
+    paid_by = clean_text(paid_by, "paid_by", required="Give the name of the person who paid.")
     with transaction.atomic():
         case = _locked(case)
         day = _day(case, at)
@@ -156,8 +146,8 @@ def refund(case: Case, payment_id, *, amount, reason: str, reference: str = "", 
     at = at or timezone.now()
     _check(actor, case, PAYMENT_ROLES, "refunds")
     value = _positive(amount, "amount")
-    reason = _text(reason, "reason", required="Say why the money is given back.", most=500)
-    reference = _text(reference, "reference", most=100)
+    reason = clean_text(reason, "reason", required="Say why the money is given back.", most=500)
+    reference = clean_text(reference, "reference", most=100)
     with transaction.atomic():
         case = _locked(case)
         payment = Entry.objects.filter(case=case, kind=Entry.Kind.PAYMENT, pk=payment_id).first()
@@ -198,7 +188,7 @@ def waive(
     at = at or timezone.now()
     _check(actor, case, WAIVER_ROLES, "waivers")
     value = _positive(amount, "amount")
-    resolution = _text(
+    resolution = clean_text(
         resolution, "resolution", required="Give the council resolution that waives it.", most=100
     )
     if adopted_on is None:
@@ -253,7 +243,7 @@ def cancel_charge(case: Case, charge_id, *, reason: str, actor, at=None) -> Entr
     """Take back a charge recorded in error (the whole of what is left of it), with the reason."""
     at = at or timezone.now()
     _check(actor, case, PAYMENT_ROLES, "cancellations")
-    reason = _text(reason, "reason", required="Say why the charge was recorded in error.", most=500)
+    reason = clean_text(reason, "reason", required="Say why the charge was recorded in error.", most=500)
     with transaction.atomic():
         case = _locked(case)
         charge = Charge.objects.filter(case=case, pk=charge_id).first()

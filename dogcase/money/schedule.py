@@ -79,6 +79,17 @@ def schedule(jurisdiction: str, day: dt.date) -> list[ScheduleRow]:
     return out
 
 
+def clean_text(value, field: str, *, required: str = "", most: int = 200) -> str:
+    """A form's text with its whitespace collapsed; refused (naming `field`) when empty and `required` (the
+    message), or longer than `most` characters."""
+    text = " ".join(str(value or "").split())
+    if required and not text:
+        raise InvalidInput(field, required)
+    if len(text) > most:
+        raise InvalidInput(field, f"At most {most} characters.")
+    return text
+
+
 def parse_amount(raw, field: str) -> Decimal:
     text = str(raw or "").replace(",", "").replace("$", "").strip()
     if not text:
@@ -142,11 +153,12 @@ def set_rate(
         raise InvalidInput(
             "effective_from", "The amount cannot apply before the resolution that sets it was adopted."
         )
-    resolution = " ".join(str(resolution or "").split())
-    if not resolution:
-        raise InvalidInput("resolution", "Give the number of the resolution (or order) that sets the amount.")
-    if len(resolution) > 100:
-        raise InvalidInput("resolution", "At most 100 characters.")
+    resolution = clean_text(
+        resolution,
+        "resolution",
+        required="Give the number of the resolution (or order) that sets the amount.",
+        most=100,
+    )
     value = parse_amount(amount, "amount")
     if law_charges.version(j, charge, effective_from) is None:
         raise InvalidInput("effective_from", "The law does not allow this charge on that day.")

@@ -20,25 +20,8 @@ FIELDS = ("amount", "effective_from", "resolution", "adopted_on")
 EVENT = "set_fee_rate"  # the fee schedule's events in the city's chain (its Changes list)
 
 
-class FeeProblem(Exception):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-
 def field_id(charge_id: str, field: str) -> str:
     return f"fee-{charge_id}-{field}"
-
-
-def parse_date(values: dict[str, str], field: str) -> dt.date | None:
-    raw = values.get(field, "")
-    if not raw:
-        return None  # the act says what it needs
-    try:
-        return dt.date.fromisoformat(raw)
-    except ValueError:
-        raise FeeProblem(field, "Give the date as YYYY-MM-DD.") from None
 
 
 def _amount(value, per: str) -> str:

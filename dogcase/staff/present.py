@@ -24,6 +24,7 @@ STATUS_WORDS = {
     "not_yet": "Not yet",
     "available": "Open to act",
     "withdrawn": "No longer applies",
+    "lapsed": "Time ended unused (a right, not a duty)",
     "undetermined": "Cannot be worked out yet",
 }
 

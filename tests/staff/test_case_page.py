@@ -140,6 +140,38 @@ def test_the_sweep_task_can_be_marked_done_from_the_case(officer, clerk):
     assert task.pk not in [t.pk for t in client.get(f"/cases/{case.number}").context["tasks"]]
 
 
+def test_a_right_whose_time_ended_unused_is_not_shown_as_overdue(officer):
+    """The owner's time to ask for a hearing is a right: unused, it ended; the case page never calls it "N days
+    overdue", nor puts it first under "Due next" (it was seen on a demo case at 245 days overdue)."""
+    import datetime as dt
+
+    then = acts.now() - dt.timedelta(days=60)
+    case = record_bite(officer)
+    declare(case, officer, at=then - dt.timedelta(days=1))
+    take(
+        case,
+        "serve_notice",
+        officer,
+        at=then,
+        served_on=timezone.localdate(then).isoformat(),
+        method="personal",
+        served_owner="Owner",
+        received_on=timezone.localdate(then).isoformat(),
+    )
+    acts.sweep()
+    assert case.obligations.get(deadline_id="owner.request_hearing").status == "lapsed"
+    page = client_for(officer).get(f"/cases/{case.number}?full=1")
+    context = page.context
+    assert "owner.request_hearing" not in [o["deadline_id"] for o in context["open_obligations"]]
+    assert (context["next_due"] or {}).get("deadline_id") != "owner.request_hearing"
+    ended = next(o for o in context["closed_obligations"] if o["deadline_id"] == "owner.request_hearing")
+    assert ended["status_words"] == "Time ended unused (a right, not a duty)"
+    html = page.content.decode()
+    closed = html.split('class="closed-obligations"', 1)[1]
+    assert 'data-deadline="owner.request_hearing"' in closed
+    assert "Time ended unused (a right, not a duty)" in closed
+
+
 def test_the_case_page_says_when_the_city_holds_the_dog():
     import datetime as dt
 

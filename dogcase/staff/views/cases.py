@@ -158,6 +158,11 @@ def _entered(entered, e: Event, fixes: dict[int, dict]) -> list[dict[str, str]]:
     return entered.rows(e.act, e.at, e.data.get("designation") or None, e.inputs_as_corrected(fixes))
 
 
+# an obligation no longer open: met, no longer applying, or the owner's right whose time ended unused (a right
+# lapses, it is never overdue)
+ENDED = ("met", "withdrawn", "lapsed")
+
+
 def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list[dict]]:
     """(open, closed) obligations of the case, each with its countdown, citations, consequences and the
     events its time is counted from, in the city's words for them (`j`)."""
@@ -166,7 +171,7 @@ def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list
     appointments = hearings_by_obligation(j, scheduled_hearings(case, j), today) if j is not None else {}
     for ob in case.obligations.exclude(kind="act"):  # an act waiting (cases/acts/waiting.py): a step below
         due = ob.due_at or ob.due_date
-        hearing = appointments.get(ob.deadline_id) if ob.status not in ("met", "withdrawn") else None
+        hearing = appointments.get(ob.deadline_id) if ob.status not in ENDED else None
         row = {
             "deadline_id": ob.deadline_id,
             "who": WHO_WORDS.get(ob.who, ob.who),
@@ -202,7 +207,7 @@ def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list
                 j.event_label(e) if j is not None else humanize(e).lower() for e in ob.detail.get("from", ())
             ],
         }
-        if ob.status in ("met", "withdrawn"):
+        if ob.status in ENDED:
             closed_rows.append(row)
         else:
             open_rows.append(row)

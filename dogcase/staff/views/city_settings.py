@@ -23,6 +23,7 @@ from dogcase.law import library
 from dogcase.money import schedule
 from dogcase.money.ledger import money
 from dogcase.staff import city_choices, fee_schedule
+from dogcase.staff.formvalues import FieldProblem, date_value
 
 
 def _city(request, admin) -> str:
@@ -185,13 +186,13 @@ def fee_rate(request):
             city,
             charge,
             amount=values["amount"],
-            effective_from=fee_schedule.parse_date(values, "effective_from"),
+            effective_from=date_value(values, "effective_from"),
             resolution=values["resolution"],
-            adopted_on=fee_schedule.parse_date(values, "adopted_on"),
+            adopted_on=date_value(values, "adopted_on"),
             actor=admin,
             at=timezone.now(),
         )
-    except fee_schedule.FeeProblem as problem:
+    except FieldProblem as problem:
         errors = {problem.field: problem.message}
     except acts.InvalidInput as exc:
         field = exc.field if exc.field in fee_schedule.FIELDS else "charge"

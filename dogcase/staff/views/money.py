@@ -25,30 +25,12 @@ from dogcase.cases.pages import city_names, installed, sentence
 from dogcase.money import charging, payments
 from dogcase.money.ledger import account, money
 from dogcase.staff import money_panel, onetime
+from dogcase.staff.formvalues import FieldProblem, date_value
 from dogcase.staff.present import humanize
 from dogcase.staff.views.cases import case_of_user
 
 # The act's name for a field, where the form calls it otherwise.
 FIELD_OF = {"cost": {"charge": "cost"}}
-
-
-class FormError(Exception):
-    """A value the form can tell is not one before the act is called (a date that is not a date)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-
-def _date(values: dict[str, str], field: str) -> dt.date | None:
-    raw = values.get(field, "")
-    if not raw:
-        return None  # the act says what it needs
-    try:
-        return dt.date.fromisoformat(raw)
-    except ValueError:
-        raise FormError(field, "Give the date as YYYY-MM-DD.") from None
 
 
 def _pk(raw: str) -> int | None:
@@ -86,10 +68,10 @@ def _refund(case: Case, v: dict[str, str], user, now) -> str:
 
 
 def _waiver(case: Case, v: dict[str, str], user, now) -> str:
-    adopted_on = _date(v, "adopted_on")
+    adopted_on = date_value(v, "adopted_on")
     charge_id = v["charge"]
     if charge_id and _pk(charge_id) is None:
-        raise FormError("charge", "Choose a charge of this case, or none.")
+        raise FieldProblem("charge", "Choose a charge of this case, or none.")
     entry = payments.waive(
         case,
         amount=v["amount"],
@@ -164,7 +146,7 @@ def _money_form(request, number: str, kind: str):
                 onetime.recorded(token, label=said, url=here)
         except onetime.AlreadyRecorded as exc:
             return onetime.show(request, exc.claim, user)
-        except FormError as problem:
+        except FieldProblem as problem:
             errors[problem.field] = problem.message
         except acts.InvalidInput as exc:
             field = FIELD_OF.get(kind, {}).get(exc.field, exc.field)
