@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("law",),
     ("cases",),
     ("accounts",),
-    ("documents", "proofs", "messaging", "owners", "money"),
+    ("documents", "proofs", "messaging", "owners", "money", "imports", "exports", "reports"),
     ("staff", "api", "law_pages", "ops", "demo", "cli", "__main__", "i18n"),
 )
 LAYER_OF = {app: level for level, apps in enumerate(LAYERS) for app in apps}
