@@ -54,6 +54,10 @@ class InvalidInput(ActError):
         self.rule = rule
         super().__init__(f"{field}: {rule}")
 
+    def __reduce__(self):
+        # raised in a worker process (the statewide data set's), it travels back to the parent whole
+        return (type(self), (self.field, self.rule))
+
 
 def now() -> dt.datetime:
     return timezone.now()
