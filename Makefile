@@ -11,7 +11,7 @@ RUNSERVER_ADDR ?= 127.0.0.1:8000
 # server starts); the environment's DOGCASE_SITE_URL wins.
 DOGCASE_SITE_URL ?= http://$(RUNSERVER_ADDR)
 
-.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres mutate bench bench-sweep bench-reminders bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
+.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres mutate bench bench-sweep bench-reminders bench-imports bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
@@ -24,6 +24,7 @@ help:
 	@echo "make bench      run the benchmarks (bench/run.py, bench/documents.py)"
 	@echo "make bench-sweep  the daily sweep beside a raw SQL query, 2,000 cases on SQLite (N_CASES=...)"
 	@echo "make bench-reminders  the day's reminders beside a raw SQL query, at 500 and 2,000 cases on SQLite (N_CASES=...)"
+	@echo "make bench-imports  bringing in 10,000 and 100,000 dogs from a CSV: rows/s and peak memory (bench/imports.py)"
 	@echo "make bench-pages  the staff pages at 10,000 and 100,000 dogs (bench/pages.py)"
 	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
 	@echo "make bench-documents  notice PDFs: median ms warm, and a batch of 500 (bench/documents.py; N_DOCS=...)"
@@ -96,12 +97,15 @@ mutate: venv
 bench: venv
 	$(PY) bench/run.py
 	$(PY) bench/documents.py --batch 500
+	$(PY) bench/imports.py
 
 N_CASES ?= 2000
 bench-sweep: venv
 	$(PY) bench/sweep_scale.py $(N_CASES)
 bench-reminders: venv
 	$(PY) bench/reminders_scale.py $(N_CASES)
+bench-imports: venv
+	$(PY) bench/imports.py
 bench-pages: venv
 	$(PY) bench/pages.py
 bench-api: venv

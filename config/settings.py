@@ -293,6 +293,27 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
 }
+
+# The map (docs/data.md, "The map"). Its base is blank unless the deployment names a tile server: an XYZ URL
+# template such as https://tiles.example.org/{z}/{x}/{y}.png (the city's own, or an OpenStreetMap tile server
+# it may use), with the attribution its licence asks for. Only that server's origin is added to img-src.
+DOGCASE_MAP_TILES = os.getenv("DOGCASE_MAP_TILES", "").strip()
+DOGCASE_MAP_ATTRIBUTION = os.getenv("DOGCASE_MAP_ATTRIBUTION", "").strip()
+if DOGCASE_MAP_TILES:
+    from urllib.parse import urlsplit
+
+    _tiles = urlsplit(DOGCASE_MAP_TILES.replace("{s}", "*"))
+    if _tiles.scheme not in ("https", "http") or not _tiles.netloc or "{" in _tiles.netloc:
+        raise ImproperlyConfigured(
+            "DOGCASE_MAP_TILES must be an http(s) URL template such as https://host/{z}/{x}/{y}.png"
+        )
+    SECURE_CSP["img-src"].append(f"{_tiles.scheme}://{_tiles.netloc}")
+# A Nominatim-compatible search URL (e.g. https://nominatim.example.org/search): "Find from the address" asks it,
+# at most DOGCASE_GEOCODER_TIMEOUT seconds. Unset, no address is ever sent anywhere. A key, if the service
+# needs one, goes in the URL from the environment, never in the repository.
+DOGCASE_GEOCODER_URL = os.getenv("DOGCASE_GEOCODER_URL", "").strip()
+DOGCASE_GEOCODER_TIMEOUT = envint("DOGCASE_GEOCODER_TIMEOUT", "5")
+DOGCASE_GEOCODER_USER_AGENT = os.getenv("DOGCASE_GEOCODER_USER_AGENT", "dogcase (city dangerous-dog records)")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 if envbool("SECURE_PROXY_SSL", "False"):

@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from dogcase.cases import append_only
 from dogcase.cases.append_only import SEQUENCE
+from dogcase.cases.bulk import insert_objects
 from dogcase.cases.models import ChainHead, Event
 
 GENESIS = "0" * 64
@@ -240,6 +241,60 @@ def append_event(
     ChainHead.objects.filter(pk=head.pk).update(seq=event.chain_seq, hash=event.hash)
     head.seq, head.hash = event.chain_seq, event.hash
     return event
+
+
+def append_events(
+    *,
+    at: dt.datetime,
+    jurisdiction: str,
+    kind: str,
+    actor,
+    actor_roles: str,
+    items: list[tuple[str, str, dict]],
+) -> list[Event]:
+    """Append many record events to the city's chain at once, each (act, summary, data) its own event with
+    its own number and hash, exactly as append_event would write them one by one: a file of records brought
+    in (dogcase.imports) writes each record's event without a statement and a lock each."""
+    if not items:
+        return []
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("append_events must run inside the legal act's transaction")
+    check_key_matches_database()
+    chain = city_chain(jurisdiction)
+    head = lock_chain(chain)
+    first = _next_seq()
+    if connection.vendor == "postgresql" and len(items) > 1:
+        with connection.cursor() as cursor:  # the numbers after `first`, from the same sequence
+            cursor.execute("SELECT nextval(%s) FROM generate_series(2, %s)", [SEQUENCE, len(items)])
+            seqs = [first, *(row[0] for row in cursor.fetchall())]
+    else:
+        seqs = list(range(first, first + len(items)))
+    name = actor.get_username()[:150] if actor is not None else "dogcase (system)"
+    key = audit_key()
+    prev, chain_seq, events = head.hash, head.seq, []
+    for seq, (act, summary, data) in zip(seqs, items, strict=True):
+        chain_seq += 1
+        event = Event(
+            seq=seq,
+            chain=chain,
+            chain_seq=chain_seq,
+            at=at,
+            jurisdiction=jurisdiction,
+            actor=actor,
+            actor_name=name,
+            actor_roles=actor_roles,
+            kind=kind,
+            act=act,
+            summary=summary[:500],
+            data=jsonable(data),
+            prev_hash=prev,
+        )
+        event.hash = prev = event_hash(prev, event, key=key)
+        events.append(event)
+    insert_objects(Event, events, returning=False)
+    ChainHead.objects.filter(pk=head.pk).update(seq=chain_seq, hash=prev)
+    head.seq, head.hash = chain_seq, prev
+    return events
 
 
 # -------------------------------------------------------------------------------------------- verifying

@@ -21,7 +21,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from dogcase.cases import vocabulary
+from dogcase.cases import geo, vocabulary
 from dogcase.law import CaseState, TakenStep, library
 
 # the act of a correction event that corrects a value a legal act recorded in its form (not a date)
@@ -125,6 +125,10 @@ class Premises(models.Model):
         Person, null=True, blank=True, on_delete=models.PROTECT, related_name="premises_let"
     )
     created_at = models.DateTimeField()
+    # the point on the map (cases/geo.py), set or moved only by acts.set_location
+    latitude = geo.latitude_field()
+    longitude = geo.longitude_field()
+    located_by = geo.source_field()
 
     class Meta:
         verbose_name_plural = "premises"
@@ -272,6 +276,10 @@ class Incident(models.Model):
     dogs = models.ManyToManyField(Dog, related_name="incidents")
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     created_at = models.DateTimeField()
+    # the point on the map (cases/geo.py), set or moved only by acts.set_location
+    latitude = geo.latitude_field()
+    longitude = geo.longitude_field()
+    located_by = geo.source_field()
 
     class Meta:
         ordering = ["-occurred_at", "-id"]

@@ -8,6 +8,30 @@ from typing import Any
 from django.utils import timezone
 
 from dogcase.law import library
+from dogcase.law.procedure import past_tense
+
+# An obligation's status in words, on every page and in every export that shows one.
+OBLIGATION_STATUS_WORDS = {
+    "open": "Open",
+    "overdue": "Overdue",
+    "met": "Done",
+    "not_yet": "Not yet",
+    "available": "Open to act",
+    "withdrawn": "No longer applies",
+    "lapsed": "Time ended unused (a right, not a duty)",
+    "undetermined": "Cannot be worked out yet",
+}
+
+
+def stage_words(stage: str) -> str:
+    """Where a case stands, from what its last step did, as a clerk says it. A case's stage is the outcome of
+    its latest act ("The City Council confirmed the designation", `dogcase.cases.outcomes`); a case recorded
+    before outcomes were kept has its last step's label, said in the past tense: "Case opened" -> "Incident
+    recorded, not yet decided"; "Issue the hearing officer's decision" -> "Issued the hearing officer's
+    decision"."""
+    if not stage or stage == "Case opened":
+        return "Incident recorded, not yet decided"
+    return past_tense(stage).removeprefix("Recorded: ")
 
 
 def now_and_today() -> tuple[dt.datetime, dt.date]:

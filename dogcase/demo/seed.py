@@ -4,6 +4,7 @@ demo users' names and the demo values of the city's offices."""
 from __future__ import annotations
 
 import datetime as dt
+import zlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -71,6 +72,10 @@ def load_demo(out=None) -> dict[str, int]:
         from dogcase.proofs.demo import demo_proofs
 
         demo_proofs(city, users)  # an owner's proof, reviewed and waiting (docs/proofs.md)
+    if pending:
+        from dogcase.demo.imports import demo_imports
+
+        demo_imports(users)  # files brought in, checked, and one with a problem (docs/data.md)
     acts.sweep()
     if out is not None:
         for city, n in made.items():
@@ -133,9 +138,36 @@ def play(city: str, story: Story, users: dict[str, Any]) -> Case:
         witnesses=[{"name": "Pat Reinke", "contact": "218-555-0199", "statement": "Saw it happen."}],
         at=start,
     )
+    place_on_map(city, incident, premises, officer, start)
     case = acts.open_case(incident=incident, dog=dog, actor=officer, at=start)
     observe(incident, dog, users, inc["days"])
     return play_steps(case, story.steps, users)
+
+
+# The demo's points (no geocoder is asked): around each town's centre, each address at a spot of its own.
+TOWN_CENTRES = {"battle-lake-mn": (46.2808, -95.7139), "tracy-mn": (44.2333, -95.6192)}
+
+
+def demo_point(city: str, text: str) -> tuple[str, str]:
+    """A plausible point in the town for an address or place, the same on every run (within about 1 km)."""
+    lat, lon = TOWN_CENTRES[city]
+    mark = zlib.crc32(text.encode())
+    return (
+        f"{lat + ((mark % 1000) - 500) / 60000:.6f}",
+        f"{lon + (((mark // 1000) % 1000) - 500) / 40000:.6f}",
+    )
+
+
+def place_on_map(city: str, incident: Incident, premises, officer, at: dt.datetime) -> None:
+    """The incident where the officer's phone put it and the dog's home as if geocoded; one incident in
+    seven is left without a point, as the map's list of records to place shows."""
+    if zlib.crc32(incident.place.encode()) % 7:
+        lat, lon = demo_point(city, incident.place)
+        acts.set_location(incident, actor=officer, latitude=lat, longitude=lon, source="phone", at=at)
+    lat, lon = demo_point(city, premises.street)
+    acts.set_location(
+        premises, actor=officer, latitude=lat, longitude=lon, source="geocoded", detail="demo point", at=at
+    )
 
 
 def observe(incident: Incident, dog, users: dict[str, Any], days_ago: int) -> None:

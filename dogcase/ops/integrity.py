@@ -411,7 +411,9 @@ def verify_dogs(problems: Problems) -> int:
                 break
 
     def extra(dog, recorded, expected, source, stored):
-        expected["status"], source["status"] = status.get(dog.pk, (Dog.Status.IN_CITY, recorded.seq))
+        # a dog brought in from another system may come in dead (its record_dog event says so: dogcase.imports)
+        as_recorded = recorded.data.get("status") or Dog.Status.IN_CITY
+        expected["status"], source["status"] = status.get(dog.pk, (as_recorded, recorded.seq))
         stored["status"] = dog.status
         expected["premises"], source["premises"] = recorded.data.get("premises"), recorded.seq
         stored["premises"] = dog.premises_id

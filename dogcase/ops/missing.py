@@ -269,7 +269,8 @@ def _check_owners(ex: _Expected, problems: Problems) -> None:
         for pk, dog, person, since, until in Ownership.objects.filter(
             dog_id__in=dogs[start : start + CHUNK]
         ).values_list("pk", "dog_id", "person_id", "since", "until"):
-            rows[(dog, person)].append((pk, since.isoformat(), until))
+            # an ownership brought in from another system may not say since when (dogcase.imports)
+            rows[(dog, person)].append((pk, since.isoformat() if since else None, until))
     for seq, dog, person, since in ex.owners:
         if not any(since is None or since == s for _pk, s, _u in rows.get((dog, person), ())):
             record = f"ownership of dog #{dog} by person #{person}" + (f" since {since}" if since else "")

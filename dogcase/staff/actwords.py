@@ -10,22 +10,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from dogcase.cases.pages import stage_words  # noqa: F401 - where the staff pages read it
 from dogcase.law.procedure import past_tense
 
 # The inputs that name who was served: they start as the owner (or owners) on record.
 SERVED_INPUTS = ("served_owner", "served_on_owner", "person_served", "served_person")
-
-
-def stage_words(stage: str) -> str:
-    """Where a case stands, from what its last step did, as a clerk says it. A case's stage is the outcome of
-    its latest act ("The City Council confirmed the designation", `dogcase.cases.outcomes`); a case recorded
-    before outcomes were kept has its last step's label, said in the past tense: "Case opened" -> "Incident
-    recorded, not yet decided"; "Issue the hearing officer's decision" -> "Issued the hearing officer's
-    decision"."""
-    if not stage or stage == "Case opened":
-        return "Incident recorded, not yet decided"
-    words = past_tense(stage)
-    return words.removeprefix("Recorded: ")
 
 
 def owners_on_record(case) -> str:

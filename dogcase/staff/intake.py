@@ -15,8 +15,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from dogcase.cases import geo
 from dogcase.cases.acts import NARRATIVE_LIMIT, STATEMENT_LIMIT
 from dogcase.cases.models import Dog, Evidence, Incident, Person, Premises, Victim, Witness
+from dogcase.cases.pages import sentence
 from dogcase.cases.record_facts import PERSON, bites_on_a_person, record_facts
 from dogcase.cases.vocabulary import INJURY, PLACE_TYPE, VICTIM_KIND
 from dogcase.law import clock
@@ -198,6 +200,10 @@ class IntakeData:
     kind: str = ""
     narrative: str = ""
     evidence_description: str = ""
+    # the incident's point on the map (cases/geo.py), optional: typed, or the officer's phone location
+    latitude: str = ""
+    longitude: str = ""
+    location_source: str = "hand"
     dogs: list[DogRow] = field(default_factory=list)
     victims: list[VictimRow] = field(default_factory=list)
     witnesses: list[WitnessRow] = field(default_factory=list)
@@ -242,6 +248,9 @@ def parse(post, *, vocabulary, tz, now: dt.datetime) -> IntakeData:
         kind=_text(post, "kind"),
         narrative=_text(post, "narrative"),
         evidence_description=_text(post, "evidence_description"),
+        latitude=_text(post, "latitude"),
+        longitude=_text(post, "longitude"),
+        location_source="phone" if _text(post, "location_source") == "phone" else "hand",
     )
     if data.occurred_at_text:
         try:
@@ -344,6 +353,11 @@ def check(data: IntakeData, *, cities: tuple[str, ...], vocabulary, require_comp
         e.setdefault("occurred_at", "Give the date and time it happened.")
     if not data.place:
         e["place"] = "Say where it happened (an address or a description of the place)."
+    if data.latitude or data.longitude:
+        try:
+            geo.check_point(data.latitude, data.longitude)
+        except geo.PointError as exc:
+            e[exc.field] = sentence(exc.rule)
     if data.place_type not in PLACE_TYPE.values(vocabulary):
         e["place_type"] = _choose("Choose the kind of place.", data.place_type, PLACE_TYPE, vocabulary)
     if data.kind not in Incident.Kind.values:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from dogcase.cases.pages import humanize
+from dogcase.cases.pages import OBLIGATION_STATUS_WORDS, humanize
 from dogcase.law.jurisdiction import EVENT_WORDS
 
 LAYER_WORDS = {
@@ -17,16 +17,7 @@ LAYER_WORDS = {
     "city+state": "City ordinance, with the state's minimum added",
 }
 
-STATUS_WORDS = {
-    "open": "Open",
-    "overdue": "Overdue",
-    "met": "Done",
-    "not_yet": "Not yet",
-    "available": "Open to act",
-    "withdrawn": "No longer applies",
-    "lapsed": "Time ended unused (a right, not a duty)",
-    "undetermined": "Cannot be worked out yet",
-}
+STATUS_WORDS = OBLIGATION_STATUS_WORDS  # an obligation's status in words (dogcase/cases/pages.py)
 
 CLASSIFICATION_WORDS = {
     "eligible": "The facts support it",
@@ -181,6 +172,7 @@ HISTORY_WORDS = {
     "update_person": "Details changed",
     "record_premises": "Premises first recorded",
     "update_premises": "Premises changed",
+    "set_premises_location": "Premises placed on the map",
     "add_owner": "Owner added",
     "end_ownership": "No longer an owner",
     "record_prior_history": "Prior history recorded (before dogcase)",

@@ -642,7 +642,7 @@ DOG_ACTS = ("record_dog", "update_dog")
 OWNER_ACTS = ("add_owner", "end_ownership")
 PRIOR_ACTS = ("record_prior_history",)
 PERSON_ACTS = ("record_person", "update_person")
-PREMISES_ACTS = ("record_premises", "update_premises")
+PREMISES_ACTS = ("record_premises", "update_premises", "set_premises_location")
 
 
 HISTORY_PAGE = 50

@@ -7,17 +7,25 @@ from dogcase.staff.views import (
     corrections,
     dashboard,
     edits,
+    exports,
+    imports,
     incidents,
     mail,
+    maps,
     money,
     moves,
     observations,
     records,
+    reports,
 )
 
 app_name = "staff"
 
 urlpatterns = [
+    path("reports/", reports.report_home, name="reports"),
+    path("reports/<slug:city>/", reports.report_page, name="report"),
+    path("reports/<slug:city>/annual-<int:year>.pdf", reports.annual_pdf, name="report_annual"),
+    path("reports/<slug:city>/<slug:table>.csv", reports.report_csv, name="report_csv"),
     path("", dashboard.home, name="home"),
     path("search", records.search, name="search"),
     path("city-settings/", city_settings.city_settings, name="city_settings"),
@@ -60,4 +68,16 @@ urlpatterns = [
     path("calendar/", calendar.hearing_calendar, name="calendar"),
     path("mail/today", mail.mail_today, name="mail_today"),
     path("mail/today.pdf", mail.mail_today_pdf, name="mail_today_pdf"),
+    path("imports/", imports.import_list, name="imports"),
+    path("imports/<int:pk>", imports.import_run, name="import_run"),
+    path("imports/<int:pk>/columns", imports.import_columns, name="import_columns"),
+    path("imports/<int:pk>/progress", imports.import_progress, name="import_progress"),
+    path("imports/<int:pk>/bring-in", imports.import_bring_in, name="import_bring_in"),
+    path("export/", exports.export_page, name="export"),
+    path("export/<slug:kind>.<slug:fmt>", exports.export_list, name="export_list"),
+    path("export/city/<slug:jurisdiction>.zip", exports.city_archive, name="city_archive"),
+    path("map/", maps.map_page, name="map"),
+    path("map/points.json", maps.map_points, name="map_points"),
+    path("map/incidents/<int:pk>", maps.map_incident, name="map_incident"),
+    path("map/place/<slug:kind>/<int:pk>", maps.place, name="map_place"),
 ]

@@ -46,8 +46,9 @@ def without_attorney_folds(page: str) -> str:
     return " ".join(out)
 
 
-# The name a person gave a file they sent (an owner's photo, scanned evidence) is theirs, shown as they gave it.
-_FILE_NAME = re.compile(r'<span class="file-name">[^<]*</span>')
+# The name a person gave a file they sent (an owner's photo, scanned evidence, a spreadsheet brought in) is theirs,
+# shown as they gave it; so are the values of a spreadsheet's cells shown while its columns are matched.
+_FILE_NAME = re.compile(r'<span class="(?:file-name|as-given)">[^<]*</span>')
 
 
 def visible_text(page: str) -> str:

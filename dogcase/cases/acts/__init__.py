@@ -17,7 +17,8 @@ package's `__init__`):
 - `corrections`: correcting a date a step recorded;
 - `records`: people, premises, dogs, incidents, and opening a case;
 - `named`: the common legal acts by name;
-- `observation`: the rabies observation a bite to a person starts (the city's procedure, not a provision).
+- `observation`: the rabies observation a bite to a person starts (the city's procedure, not a provision);
+- `locations`: setting or moving an incident's or premises' point on the map.
 The case's state as the law engine reads it (`case_state`) is read from the case's events by the models
 (dogcase.cases.models), as `Case.scheduled_hearing()` reads its hearings. The names below are the ones callers
 use: `from dogcase.cases import acts; acts.take_step(...)`.
@@ -44,6 +45,7 @@ from dogcase.cases.acts.core import (
     store,
 )
 from dogcase.cases.acts.corrections import correct_event_date, correct_event_input, correctable_inputs
+from dogcase.cases.acts.locations import set_location
 from dogcase.cases.acts.named import (
     declare_dog,
     destroy_dog,
@@ -164,6 +166,7 @@ __all__ = [
     "schedule_hearing",
     "seize_dog",
     "serve_notice",
+    "set_location",
     "store",
     "sweep",
     "take_owner_step",

@@ -20,8 +20,9 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from dogcase.cases import acts, guards, updates
+from dogcase.cases import acts, geocoder, guards, updates
 from dogcase.cases.act_forms import new_form_token
+from dogcase.cases.geo import PointSource
 from dogcase.cases.guards import may_record, require_writer, staff_required
 from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises, PriorHistoryEntry
 from dogcase.cases.pages import city_names, now_and_today, sentence
@@ -268,11 +269,18 @@ def edit_premises(request, pk: int):
     premises = guards.in_cities(Premises.objects.all(), request.user, pk=pk)
     dog = _back_dog(request, premises)
     done = reverse("staff:dog", args=[dog.pk]) if dog else reverse("staff:dogs")
+
+    def update_and_locate(record, *, actor, changes, reason, seen):
+        saved = updates.update_premises(record, actor=actor, changes=changes, reason=reason, seen=seen)
+        if geocoder.configured() and set(changes) & {"street", "city_name", "postal_code"}:
+            _geocode_new_address(request, saved, actor)
+        return saved
+
     return _edit_record(
         request,
         record=premises,
         form=PREMISES_FORM,
-        update=updates.update_premises,
+        update=update_and_locate,
         template="staff/record_edit.html",
         context={
             "title": f"Correct or update the premises at {premises}",
@@ -282,10 +290,36 @@ def edit_premises(request, pk: int):
             "intro": "Where the dog is kept, and whether the premises are owned or rented. The old values "
             "are kept in the history, with your name and reason.",
             "dogs_kept": list(premises.dogs.order_by("name", "id")),
+            "location_url": reverse("staff:map_place", args=["premises", premises.pk])
+            + (f"?dog={dog.pk}" if dog else ""),
+            "location_words": f"{premises.latitude}, {premises.longitude} ({premises.get_located_by_display().lower()})"
+            if premises.latitude is not None
+            else "no location yet",
+            "has_point": premises.latitude is not None,
+            "geocoder": geocoder.configured(),
         },
         done_url=done,
         noun="premises record",
     )
+
+
+def _geocode_new_address(request, premises: Premises, actor) -> None:
+    """The premises' new address on the map, when the site has a geocoder. The address is saved already: a
+    geocoder that fails says so and leaves the old point (or none) for the user to place by hand."""
+    try:
+        found = geocoder.geocode(geocoder.premises_address(premises))
+        acts.set_location(
+            premises,
+            actor=actor,
+            latitude=found.latitude,
+            longitude=found.longitude,
+            source=PointSource.GEOCODED,
+            reason="The address changed",
+            detail=found.name,
+        )
+    except (geocoder.GeocoderError, acts.InvalidInput) as exc:
+        words = str(exc) if isinstance(exc, geocoder.GeocoderError) else sentence(exc.rule)
+        messages.warning(request, f"The new address is saved, but it was not placed on the map: {words}")
 
 
 def _back_dog(request, premises: Premises) -> Dog | None:

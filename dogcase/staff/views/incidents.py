@@ -307,6 +307,15 @@ def _record(request, data: intake.IntakeData, facts: dict, token: str) -> Incide
             evidence=[(u, data.evidence_description or (u.name or "")[:200]) for u in uploads],
             idempotency_key=f"{token}:incident",
         )
+        if data.latitude or data.longitude:
+            acts.set_location(
+                incident,
+                actor=user,
+                latitude=data.latitude,
+                longitude=data.longitude,
+                source=data.location_source,
+                detail="at intake",
+            )
         for n, dog in enumerate(dogs):
             acts.open_case(incident=incident, dog=dog, actor=user, idempotency_key=f"{token}:case:{n}")
         onetime.recorded(token, label=_intake_words(incident), url=_intake_url(incident))

@@ -1,0 +1,660 @@
+"""Reading a file of records row by row: the check (every row's problems, by row and column; what is new, what
+is already there, what is skipped) and the import itself, which reads the file again, checks it again (the
+records may have changed since) and, only if no row has a problem, creates its records in bulk, in one
+transaction with one audit event in the city's chain. A row's problem anywhere leaves the whole file out.
+
+Already there (nothing created, the row linked to it): a person of the city with the same name and the same
+street address, e-mail or phone; a dog with the same microchip; premises at the same street address and city;
+an incident the same source brought in under the same id, or of the same dog on the same day at the same
+place. The same within the file: a second row for a record of an earlier row links to it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import connection, transaction
+from django.utils import timezone
+
+from dogcase.cases.acts import lock_city, record_event, roles_text
+from dogcase.cases.acts.records import DOG_FIELDS, PERSON_FIELDS, next_number
+from dogcase.cases.audit import append_events
+from dogcase.cases.bulk import insert_objects
+from dogcase.cases.models import Dog, Event, Incident, Ownership, Person, Premises
+from dogcase.imports import fields as F
+from dogcase.imports.models import ImportedRecord, ImportRun, Kind
+from dogcase.law import clock, library
+
+CHUNK = 1000  # rows created at once, and how often the progress is written
+MAX_PROBLEMS = 1000  # listed (all are counted)
+NEW = -1  # in a check, which saves nothing: a record new in this file, in place of its id
+PERSON_LIMITS = {f.name: f.max_length for f in Person._meta.fields if getattr(f, "max_length", None)}
+DOG_LIMITS = {f.name: f.max_length for f in Dog._meta.fields if getattr(f, "max_length", None)}
+LANGUAGES = {
+    "": "",
+    "en": "en",
+    "english": "en",
+    "es": "es",
+    "spanish": "es",
+    "espanol": "es",
+    "español": "es",
+}
+
+
+class RowProblem(Exception):
+    def __init__(self, field_name: str, problem: str) -> None:
+        super().__init__(problem)
+        self.field = field_name
+        self.problem = problem
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+@dataclass
+class Outcome:
+    """What a walk found: the counts by what happens to the rows, the problems, how far it read."""
+
+    rows: int = 0
+    created: dict[str, int] = field(default_factory=dict)
+    linked: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    problems: list[dict] = field(default_factory=list)
+    problem_count: int = 0
+
+    def count(self, bucket: dict[str, int], what: str) -> None:
+        bucket[what] = bucket.get(what, 0) + 1
+
+    def as_summary(self) -> dict:
+        return {"rows": self.rows, "created": self.created, "linked": self.linked, "skipped": self.skipped}
+
+
+class Walk:
+    """One pass over a file of `run`. `commit`: create the records (the caller holds the transaction)."""
+
+    def __init__(self, run: ImportRun, *, commit: bool, actor, at: dt.datetime) -> None:
+        self.run = run
+        self.city = run.jurisdiction
+        self.j = library().get(self.city)
+        self.commit = commit
+        self.actor = actor
+        self.at = at
+        self.today = timezone.localtime(at).date()
+        self.out = Outcome()
+        self.column_of = {name: m["column"] for name, m in run.mapping.items() if m.get("column")}
+        self.value_of = {name: m["value"] for name, m in run.mapping.items() if m.get("value") is not None}
+        self.index: dict[str, int] = {}
+        self.row_problems: list[tuple[str, str]] = []
+        # what the city has already, read once (keys only)
+        self._people: dict[tuple, Any] | None = None
+        self._premises: dict[tuple, Any] | None = None
+        self._chips: dict[str, Any] | None = None
+        self._refs: dict[tuple[str, str], Any] = {}
+        self._loaded: set[str] = set()
+        self.fresh: list[tuple[dict, Any]] = []  # lookups holding an object not yet saved
+        self.pending: list[tuple[int, str, str, Any, bool]] = []  # (row, model, ref, object, created)
+        self.seen_refs: dict[str, int] = {}
+        self.dogs_to_update: list[Dog] = []
+        self.incident_number = 0
+
+    # ------------------------------------------------------------------------------------------ cells
+
+    def cell(self, row: list[str], name: str) -> str:
+        if name in self.value_of:
+            return str(self.value_of[name])
+        i = self.index.get(name)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
+    def column_name(self, name: str) -> str:
+        return self.column_of.get(name, "")
+
+    def read(self, row: list[str], name: str, reader: Callable[[str], Any]) -> Any:
+        """The cell read; a cell that cannot be is the row's problem (every such cell of the row is told),
+        and None."""
+        try:
+            return reader(self.cell(row, name))
+        except F.CellProblem as exc:
+            self.row_problems.append((name, str(exc)))
+            return None
+
+    # ---------------------------------------------------------------------------------------- the walk
+
+    def run_over(self, rows: Iterator[list[str]], progress: Callable[[int], None] | None = None) -> Outcome:
+        header = next(rows, None) or []
+        columns = list(self.run.columns) or header
+        self.index = {name: columns.index(col) for name, col in self.column_of.items() if col in columns}
+        handle = {Kind.PEOPLE: self.person_row, Kind.DOGS: self.dog_row, Kind.INCIDENTS: self.incident_row}[
+            self.run.kind
+        ]
+        for number, row in enumerate(rows, start=2):
+            self.out.rows += 1
+            self.row_problems.clear()
+            try:
+                handle(number, row)
+            except RowProblem as exc:
+                self.row_problems.append((exc.field, exc.problem))
+            for name, problem in self.row_problems:
+                self.problem(number, name, problem)
+            if self.out.rows % CHUNK == 0:
+                self.flush()
+                if progress is not None:
+                    progress(self.out.rows)
+        self.flush()
+        if progress is not None:
+            progress(self.out.rows)
+        return self.out
+
+    def problem(self, row: int, name: str, problem: str) -> None:
+        self.out.problem_count += 1
+        if len(self.out.problems) < MAX_PROBLEMS:
+            label = next((f.label for f in F.fields_of(self.run.kind) if f.name == name), name)
+            self.out.problems.append(
+                {"row": row, "column": self.column_name(name), "field": label, "problem": problem}
+            )
+
+    # --------------------------------------------------------------------------------- already there
+
+    def people(self) -> dict[tuple, Any]:
+        if self._people is None:
+            self._people = {}
+            for pk, name, street, email, phone in Person.objects.filter(jurisdiction=self.city).values_list(
+                "pk", "full_name", "street", "email", "phone"
+            ):
+                for key in self._person_keys(name, street, email, phone):
+                    self._people.setdefault(key, pk)
+        return self._people
+
+    @staticmethod
+    def _person_keys(name: str, street: str, email: str, phone: str) -> list[tuple]:
+        n = _norm(name)
+        keys = []
+        if street.strip():
+            keys.append(("street", n, _norm(street)))
+        if email.strip():
+            keys.append(("email", n, email.strip().lower()))
+        if len(_digits(phone)) >= 7:
+            keys.append(("phone", n, _digits(phone)[-10:]))
+        return keys or [("name only", n, "")]
+
+    def premises(self) -> dict[tuple, Any]:
+        if self._premises is None:
+            self._premises = {
+                (_norm(street), _norm(city)): pk
+                for pk, street, city in Premises.objects.filter(jurisdiction=self.city).values_list(
+                    "pk", "street", "city_name"
+                )
+            }
+        return self._premises
+
+    def chips(self) -> dict[str, Any]:
+        if self._chips is None:
+            self._chips = {
+                chip: pk
+                for pk, chip in Dog.objects.filter(jurisdiction=self.city)
+                .exclude(microchip_number="")
+                .values_list("pk", "microchip_number")
+            }
+        return self._chips
+
+    def by_ref(self, model: str, ref: str) -> int | None:
+        """The record the same source brought in under `ref` (an earlier file, or this one); the source's refs of
+        a kind of record are read once, in one query."""
+        if model not in self._loaded:
+            self._loaded.add(model)
+            for source_ref, object_id in (
+                ImportedRecord.objects.filter(jurisdiction=self.city, source=self.run.source, model=model)
+                .exclude(source_ref="")
+                .order_by("pk")
+                .values_list("source_ref", "object_id")
+            ):
+                self._refs.setdefault((model, source_ref), object_id)
+        value = self._refs.get((model, ref))
+        if value is None or isinstance(value, int):
+            return value
+        return value.pk if value.pk is not None else value
+
+    def keep(self, mapping: dict, key, obj) -> None:
+        """Remember a record new in this file under `key` of a lookup: the object until it is saved (then its
+        id: the objects of a large file are not all kept), or in a check, which saves nothing, a mark."""
+        if self.commit:
+            mapping[key] = obj
+            self.fresh.append((mapping, key))
+        else:
+            mapping[key] = NEW
+
+    def remember(self, row: int, model: str, ref: str, obj, created: bool) -> None:
+        if ref:
+            if created:
+                self.keep(self._refs, (model, ref), obj)
+            else:
+                self._refs[(model, ref)] = obj
+        if self.commit:
+            self.pending.append((row, model, ref, obj, created))
+        self.out.count(self.out.created if created else self.out.linked, model)
+
+    # ------------------------------------------------------------------------------------------ people
+
+    def person_values(self, row: list[str], prefix: str = "") -> dict[str, str] | None:
+        """The person of the row (the owner's columns with `prefix`), checked; None when it names nobody."""
+        name = self.cell(row, f"{prefix}full_name") or " ".join(
+            x for x in (self.cell(row, f"{prefix}first_name"), self.cell(row, f"{prefix}last_name")) if x
+        )
+        if not name:
+            return None
+        values = {
+            "full_name": name,
+            "street": self.cell(row, f"{prefix}street"),
+            "city_name": self.cell(row, f"{prefix}city_name"),
+            "state": (self.cell(row, f"{prefix}state") or "MN").upper(),
+            "postal_code": self.cell(row, f"{prefix}postal_code"),
+            "phone": self.cell(row, f"{prefix}phone"),
+            "email": self.cell(row, f"{prefix}email").lower(),
+        }
+        if values["state"] in ("MINNESOTA", "MINN", "MINN."):
+            values["state"] = "MN"
+        if not re.fullmatch(r"[A-Z]{2}", values["state"]):
+            raise RowProblem(f"{prefix}state", "not a state: write its two letters (MN)")
+        for key, value in values.items():
+            limit = PERSON_LIMITS.get(key)
+            if limit and len(value) > limit:
+                raise RowProblem(f"{prefix}{key}", f"longer than {limit} characters")
+        if values["email"]:
+            try:
+                validate_email(values["email"])
+            except ValidationError:
+                raise RowProblem(f"{prefix}email", "not an e-mail address") from None
+        if not prefix:
+            language = self.cell(row, "language").strip().lower()
+            if language not in LANGUAGES:
+                raise RowProblem("language", "not a language for letters: English or Spanish")
+            values["preferred_language"] = LANGUAGES[language] or "en"
+        return values
+
+    def person_for(self, row_number: int, values: dict[str, str], ref: str) -> tuple[Any, bool]:
+        """The person already there (or earlier in the file), or a new one; (person or its pk, created)."""
+        if ref and (pk := self.by_ref("person", ref)) is not None:
+            return pk, False
+        people = self.people()
+        keys = self._person_keys(values["full_name"], values["street"], values["email"], values["phone"])
+        for key in keys:
+            if key in people:
+                return people[key], False
+        person = Person(jurisdiction=self.city, created_at=self.at, **values)
+        for key in keys:
+            self.keep(people, key, person)
+        return person, True
+
+    def person_row(self, number: int, row: list[str]) -> None:
+        ref = self.cell(row, "ref")
+        values = self.person_values(row)
+        if values is None:
+            licence = self.cell(row, "licence_number")
+            if licence:
+                self.licence_row(number, row, licence)
+            else:
+                # ASM3 follows each person with rows of its own records (log, diary, citation, donation,
+                # voucher, trap loan): dogcase keeps none of them
+                self.out.count(self.out.skipped, "rows naming no person and no licence")
+            return
+        person, created = self.person_for(number, values, ref)
+        self.remember(number, "person", ref, person, created)
+
+    def licence_row(self, number: int, row: list[str], licence: str) -> None:
+        if len(licence) > DOG_LIMITS["licence_number"]:
+            raise RowProblem("licence_number", f"longer than {DOG_LIMITS['licence_number']} characters")
+        dog_ref = self.cell(row, "licence_dog_ref")
+        if not dog_ref:
+            raise RowProblem("licence_dog_ref", "a licence row names the dog it licenses")
+        pk = self.by_ref("dog", dog_ref)
+        if pk is None:
+            raise RowProblem(
+                "licence_dog_ref",
+                f"no dog with the id “{dog_ref}” was brought in from {self.run.source}: bring in its dogs first",
+            )
+        self.dogs_to_update.append(Dog(pk=pk, licence_number=licence))
+        self.out.count(self.out.linked, "licence")
+
+    # -------------------------------------------------------------------------------------------- dogs
+
+    def dog_row(self, number: int, row: list[str]) -> None:
+        ref = self.cell(row, "ref")
+        name = self.cell(row, "name")
+        if ref and ref in self.seen_refs:
+            others = [f.name for f in F.DOG if f.name not in ("ref", "name") and self.cell(row, f.name)]
+            if not others or set(others) <= {"species"}:
+                # ASM3 follows each animal with rows of its vaccinations, tests, treatments, costs and log
+                self.out.count(self.out.skipped, "rows of an animal's medical records, costs or log")
+                return
+            raise RowProblem("ref", f"the same id as row {self.seen_refs[ref]}")
+        species = self.cell(row, "species").strip().lower()
+        if species and species not in ("dog", "dogs", "canine", "k9", "k-9"):
+            self.out.count(self.out.skipped, "animals other than dogs")
+            return
+        if not name:
+            raise RowProblem("name", "the dog's name is required (write “unknown” if nobody knows it)")
+        if ref:
+            self.seen_refs[ref] = number
+        values: dict[str, Any] = {
+            "name": name,
+            "breed": self.cell(row, "breed"),
+            "colour": self.cell(row, "colour"),
+            "sex": self.read(row, "sex", F.sex_of),
+            "sterilized": self.read(row, "sterilized", F.yes_no),
+            "birth_year": self.read(row, "birth", lambda t: F.birth_year_of(t, self.today)),
+            "microchip_number": re.sub(r"[\s.-]", "", self.cell(row, "microchip_number")),
+            "microchip_manufacturer": self.cell(row, "microchip_manufacturer"),
+            "licence_number": self.cell(row, "licence_number"),
+        }
+        field_of = {"birth_year": "birth"}
+        for key, value in values.items():
+            limit = DOG_LIMITS.get(key)
+            if limit and isinstance(value, str) and len(value) > limit:
+                raise RowProblem(field_of.get(key, key), f"longer than {limit} characters")
+        chip = values["microchip_number"]
+        if chip and not re.fullmatch(r"[0-9A-Za-z]{9,15}", chip):
+            raise RowProblem("microchip_number", "not a microchip number (9 to 15 letters and digits)")
+        died = self.read(row, "deceased_on", F.date_of)
+        if died is not None and died > self.today:
+            raise RowProblem("deceased_on", "a date of death cannot be in the future")
+        owner = self.person_values(row, "owner_")
+        if self.row_problems:
+            return
+        if ref and (pk := self.by_ref("dog", ref)) is not None:
+            self.remember(number, "dog", ref, pk, False)
+            return
+        if chip and chip in self.chips():
+            self.remember(number, "dog", ref, self.chips()[chip], False)
+            return
+        person = premises = None
+        if owner is not None:
+            person, created = self.person_for(number, {**owner, "preferred_language": "en"}, "")
+            self.remember(number, "person", "", person, created)
+            if owner["street"]:
+                key = (_norm(owner["street"]), _norm(owner["city_name"]))
+                premises = self.premises().get(key)
+                if premises is None:
+                    premises = Premises(
+                        jurisdiction=self.city,
+                        street=owner["street"],
+                        city_name=owner["city_name"] or self.j.pack.name,
+                        postal_code=owner["postal_code"],
+                        created_at=self.at,
+                    )
+                    self.keep(self.premises(), key, premises)
+                    self.remember(number, "premises", "", premises, True)
+        dog = Dog(
+            jurisdiction=self.city,
+            created_at=self.at,
+            status=Dog.Status.DEAD if died else Dog.Status.IN_CITY,
+            **values,
+        )
+        dog._import_owner = person  # noqa: SLF001 - the owner, saved before the dog, linked after it
+        dog._import_premises = premises  # noqa: SLF001
+        if chip:
+            self.keep(self.chips(), chip, dog)
+        self.remember(number, "dog", ref, dog, True)
+
+    # --------------------------------------------------------------------------------------- incidents
+
+    def incident_row(self, number: int, row: list[str]) -> None:
+        ref = self.cell(row, "ref")
+        day = self.read(row, "occurred_on", F.date_of)
+        if day is None:
+            if not self.row_problems:
+                raise RowProblem("occurred_on", "the date of the incident is required")
+            return
+        time = self.read(row, "occurred_time", F.time_of)
+        if day > self.today or not clock.MIN_DATE <= day:
+            raise RowProblem("occurred_on", "the incident cannot be in the future (or before 1900)")
+        occurred = timezone.make_aware(dt.datetime.combine(day, time or dt.time(12, 0)))
+        place = ", ".join(x for x in (self.cell(row, "place"), self.cell(row, "place_city")) if x)
+        if not place:
+            raise RowProblem("place", "say where it happened")
+        if len(place) > 200:
+            raise RowProblem("place", "longer than 200 characters")
+        place_type = self.read(row, "place_type", F.place_type_of)
+        if self.row_problems:
+            return
+        dog_pk = None
+        if ref_of_dog := self.cell(row, "dog_ref"):
+            found = self.by_ref("dog", ref_of_dog)
+            dog_pk = found if isinstance(found, int) else None
+        chip = re.sub(r"[\s.-]", "", self.cell(row, "dog_microchip"))
+        if dog_pk is None and chip:
+            found = self.chips().get(chip)
+            dog_pk = found if isinstance(found, int) else getattr(found, "pk", None)
+        if dog_pk is None:
+            which = "dog_ref" if ref_of_dog or not chip else "dog_microchip"
+            raise RowProblem(
+                which,
+                "no dog of the city has this id or microchip: bring in the dogs first"
+                if (ref_of_dog or chip)
+                else "name the dog (by the source's id for it, or its microchip)",
+            )
+        if ref and (pk := self.by_ref("incident", ref)) is not None:
+            self.remember(number, "incident", ref, pk, False)
+            return
+        same = Incident.objects.filter(
+            jurisdiction=self.city, dogs=dog_pk, occurred_at__date=day, place__iexact=place
+        ).values_list("pk", flat=True)
+        if (pk := same.first()) is not None:
+            self.remember(number, "incident", ref, pk, False)
+            return
+        incident = Incident(
+            jurisdiction=self.city,
+            occurred_at=occurred,
+            place=place,
+            place_type=place_type,
+            kind=F.incident_kind(self.cell(row, "kind")),
+            narrative=self.cell(row, "narrative"),
+            facts={},
+            reported_by=self.actor,
+            created_at=self.at,
+        )
+        incident._import_dog = dog_pk  # noqa: SLF001 - linked once the incident has its id
+        self.remember(number, "incident", ref, incident, True)
+
+    # ------------------------------------------------------------------------------------------ saving
+
+    def record_events(self, licences: list[tuple[int, str, str]]) -> None:
+        """Each record created gets its own event in the city's chain, as if it had been recorded by hand (the
+        act's usual data, with the import and the row it came from): the audit trail and `audit verify` read
+        it as they read every record. A licence row's change to a dog is its dog's update."""
+        where = f"{self.run.source}, {self.run.file_name}"
+        items: list[tuple[str, str, dict]] = []
+        for row, model, _ref, obj, created in self.pending:
+            if not created:
+                continue
+            came = {"import": {"run": self.run.pk, "row": row, "source": self.run.source}}
+            if model == "person":
+                data = {"id": obj.pk, **{f: getattr(obj, f) for f in PERSON_FIELDS}, **came}
+                items.append(
+                    ("record_person", f"Recorded person {obj.full_name} (from {where}, row {row})", data)
+                )
+            elif model == "premises":
+                data = {"id": obj.pk, "street": obj.street, "unit": obj.unit, "city_name": obj.city_name,
+                        "tenure": obj.tenure, "landlord": None, **came}  # fmt: skip
+                items.append(("record_premises", f"Recorded premises {obj} (from {where}, row {row})", data))
+            elif model == "dog":
+                owner = getattr(obj, "_import_owner", None)
+                data = {
+                    "id": obj.pk,
+                    **{f: getattr(obj, f) for f in DOG_FIELDS},
+                    "owners": [getattr(owner, "pk", owner)] if owner is not None else [],
+                    "premises": obj.premises_id,
+                    "status": obj.status,
+                    **came,
+                }
+                items.append(
+                    ("record_dog", f"Recorded dog {obj.description} (from {where}, row {row})", data)
+                )
+            elif model == "incident":
+                data = {"id": obj.pk, "number": obj.number, "occurred_at": obj.occurred_at, "place": obj.place,
+                        "place_type": obj.place_type, "kind": obj.kind, "dogs": [obj._import_dog],  # noqa: SLF001
+                        "facts": {}, "victims": [], "witnesses": [], "evidence": [], **came}  # fmt: skip
+                items.append(
+                    ("record_incident", f"Recorded incident {obj.number} (from {where}, row {row})", data)
+                )
+        for pk, old, new in licences:
+            if old != new:
+                changes = {"licence_number": [old, new]}
+                data = {
+                    "id": pk,
+                    "changes": changes,
+                    "reason": f"Licence from {where}",
+                    "import": {"run": self.run.pk},
+                }
+                items.append(
+                    ("update_dog", f"Updated dog #{pk}: licence number — licence from {where}", data)
+                )
+        append_events(
+            at=self.at,
+            jurisdiction=self.city,
+            kind=Event.Kind.RECORD,
+            actor=self.actor,
+            actor_roles=roles_text(self.actor),
+            items=items,
+        )
+
+    def flush(self) -> None:
+        """Create what the rows read since the last flush hold (a commit only)."""
+        if not self.commit:
+            self.pending.clear()
+            return
+        if self.out.problem_count:  # nothing will be kept: stop writing, keep counting
+            self.pending.clear()
+            return
+        new = {
+            m: [obj for _, model, _, obj, c in self.pending if c and model == m]
+            for m in ("person", "premises", "dog", "incident")
+        }
+        insert_objects(Person, new["person"])
+        insert_objects(Premises, new["premises"])
+        for dog in new["dog"]:
+            premises = getattr(dog, "_import_premises", None)
+            dog.premises_id = premises if isinstance(premises, int) else getattr(premises, "pk", None)
+        insert_objects(Dog, new["dog"])
+        _insert(
+            Ownership,
+            ("dog_id", "person_id"),
+            [
+                (dog.pk, owner if isinstance(owner, int) else owner.pk)
+                for dog in new["dog"]
+                if (owner := getattr(dog, "_import_owner", None)) is not None
+            ],
+        )
+        if new["incident"]:
+            stem = f"{self.j.pack.case_prefix}-I{self.today.year}-"
+            if not self.incident_number:
+                self.incident_number = int(next_number(Incident, stem).removeprefix(stem))
+            for incident in new["incident"]:
+                incident.number = f"{stem}{self.incident_number:04d}"
+                self.incident_number += 1
+            Incident.objects.bulk_create(new["incident"], batch_size=CHUNK)
+            _insert(
+                Incident.dogs.through,
+                ("incident_id", "dog_id"),
+                [(i.pk, i._import_dog) for i in new["incident"]],  # noqa: SLF001
+            )
+        licences = []
+        if self.dogs_to_update:
+            before = dict(
+                Dog.objects.filter(pk__in=[d.pk for d in self.dogs_to_update]).values_list(
+                    "pk", "licence_number"
+                )
+            )
+            licences = [(d.pk, before.get(d.pk, ""), d.licence_number) for d in self.dogs_to_update]
+            Dog.objects.bulk_update(self.dogs_to_update, ["licence_number"], batch_size=CHUNK)
+            self.dogs_to_update.clear()
+        self.record_events(licences)
+        _insert(
+            ImportedRecord,
+            ("run_id", "jurisdiction", "source", "model", "object_id", "row", "source_ref", "created"),
+            [
+                (
+                    self.run.pk,
+                    self.city,
+                    self.run.source,
+                    model,
+                    getattr(obj, "pk", obj),
+                    row,
+                    ref[:100],
+                    created,
+                )
+                for row, model, ref, obj, created in self.pending
+            ],
+        )
+        self.pending.clear()
+        for mapping, key in self.fresh:
+            value = mapping[key]
+            if not isinstance(value, int):
+                mapping[key] = value.pk
+        self.fresh.clear()
+
+
+def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """Rows of a table that needs no id back (links, the rows records came from), written a thousand at a
+    time without building a model object each: most of an import's time went into those objects."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
+    marks = ", ".join(["%s"] * len(columns))
+    with connection.cursor() as cur:
+        for start in range(0, len(rows), CHUNK):
+            cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows[start : start + CHUNK])  # noqa: S608
+
+
+def check(run: ImportRun, rows: Iterator[list[str]], *, actor, progress=None) -> Outcome:
+    """The dry run: every row read and checked, nothing written."""
+    return Walk(run, commit=False, actor=actor, at=timezone.now()).run_over(rows, progress)
+
+
+class NotImported(Exception):
+    """A row had a problem: nothing of the file was kept."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(f"{outcome.problem_count} problems")
+        self.outcome = outcome
+
+
+def bring_in(run: ImportRun, rows: Iterator[list[str]], *, actor, progress=None) -> tuple[Outcome, int]:
+    """The file's records created, all or none (NotImported), with the audit event of the import; (what was
+    done, the event's sequence number)."""
+    at = timezone.now()
+    with transaction.atomic():
+        lock_city(run.jurisdiction)
+        walk = Walk(run, commit=True, actor=actor, at=at)
+        outcome = walk.run_over(rows, progress)
+        if outcome.problem_count:
+            raise NotImported(outcome)
+        event = record_event(
+            actor=actor,
+            jurisdiction=run.jurisdiction,
+            act="import_records",
+            summary=(
+                f"Brought in {run.get_kind_display().split(',')[0].lower()} from {run.source}: "
+                f"{run.file_name} ({outcome.rows} rows)"
+            )[:500],
+            data={
+                "run": run.pk,
+                "source": run.source,
+                "kind": run.kind,
+                "file": run.file_name,
+                "sha256": run.sha256,
+                "mapping": run.mapping,
+                **outcome.as_summary(),
+            },
+            at=at,
+        )
+    return outcome, event.seq
