@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "dogcase.exports",
     "dogcase.reports",
     "django.contrib.admin",
+    "django.contrib.humanize",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -15,6 +15,13 @@ from dataclasses import dataclass
 MAX_BYTES = 100 * 1024 * 1024  # 100,000 dogs from ASM3 with their owners: about 40 MB of CSV
 MAX_COLUMNS = 400
 MAX_CELL = 5000  # characters: a narrative; longer is a file that is not a table of records
+MAX_LINE = MAX_COLUMNS * (MAX_CELL + 3)  # bytes of one line of a CSV
+MAX_ROWS = 1_000_000  # a city's records; more is a file split in parts
+MAX_EMPTY_RUN = (
+    10_000  # empty rows in a row of a workbook: a sheet that claims a million rows it does not have
+)
+MAX_UNZIPPED = 200 * 1024 * 1024  # bytes of a workbook once unzipped
+MAX_RATIO = 200  # a workbook's part unzips to at most this many times its size (a zip bomb is thousands)
 XLSX_MAGIC = b"PK\x03\x04"
 
 
@@ -38,11 +45,18 @@ def identify(data: bytes, name: str) -> FileKind:
     if data.startswith(XLSX_MAGIC):
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as z:
-                names = set(z.namelist())
+                parts = z.infolist()
         except zipfile.BadZipFile:
             raise FileProblem("The file looks like a spreadsheet but cannot be opened.") from None
-        if "xl/workbook.xml" not in names:
+        if "xl/workbook.xml" not in {p.filename for p in parts}:
             raise FileProblem("Only CSV and Excel workbooks (.xlsx) are read; this zip file is neither.")
+        unzipped = sum(p.file_size for p in parts)
+        if unzipped > MAX_UNZIPPED or any(
+            p.file_size > MAX_RATIO * max(p.compress_size, 1024) for p in parts
+        ):
+            raise FileProblem(
+                "The workbook unzips to far more than it holds: save it as CSV, then send it again."
+            )
         return FileKind(".xlsx")
     if data.startswith(b"\xd0\xcf\x11\xe0"):
         raise FileProblem("This is an old Excel file (.xls): save it as .xlsx or as CSV, then send it again.")
@@ -62,6 +76,13 @@ def identify(data: bytes, name: str) -> FileKind:
             raise FileProblem(
                 "The file's text is neither UTF-8 nor Windows-1252: save it as UTF-8 CSV."
             ) from None
+    start = 0
+    while start < len(data):  # one line of a million commas would be read whole before anything is checked
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if end - start > MAX_LINE:
+            raise FileProblem("A line of the file is longer than any table of records: this is not one.")
+        start = end + 1
     text = head.decode(encoding, errors="replace")
     first = text.splitlines()[0] if text.strip() else ""
     delimiter = max((",", ";", "\t"), key=first.count)
@@ -80,52 +101,80 @@ def _cell(value) -> str:
     return str(value).strip()
 
 
-def rows(stream, kind: FileKind) -> Iterator[list[str]]:
-    """Every row of the file, the heading first, as lists of text (empty rows left out)."""
+def rows(stream, kind: FileKind) -> Iterator[tuple[int, list[str]]]:
+    """Every row of the file with its number as a spreadsheet shows it (the heading is row 1; empty rows are
+    left out but counted), as lists of text."""
     if kind.ext == ".xlsx":
         from openpyxl import load_workbook
 
         try:
             book = load_workbook(stream, read_only=True, data_only=True)
-        except Exception as exc:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
-            raise FileProblem(f"The workbook cannot be read ({type(exc).__name__}).") from None
+        except Exception:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
+            raise FileProblem(
+                "The workbook cannot be read: open it in a spreadsheet and save it again."
+            ) from None
         try:
             sheet = book.worksheets[0]
-            for values in sheet.iter_rows(values_only=True):
+            sheet.reset_dimensions()  # the rows it has, not the size it claims
+            empty = 0
+            for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
                 cells = [_cell(v) for v in values]
                 while cells and not cells[-1]:
                     cells.pop()
-                if cells:
-                    yield _bounded(cells)
+                if not cells:
+                    empty += 1
+                    if empty > MAX_EMPTY_RUN:
+                        raise FileProblem(
+                            f"The sheet has more than {MAX_EMPTY_RUN:,} empty rows in a row after row "
+                            f"{number - empty}: delete them, or save the sheet as CSV."
+                        )
+                    continue
+                empty = 0
+                yield number, _bounded(cells, number)
         finally:
             book.close()
         return
     text = io.TextIOWrapper(stream, encoding=kind.encoding, newline="")
+    number = 0
     try:
-        for cells in csv.reader(text, delimiter=kind.delimiter):
+        for number, cells in enumerate(csv.reader(text, delimiter=kind.delimiter), start=1):
             cells = [c.strip() for c in cells]
             if any(cells):
-                yield _bounded(cells)
+                yield number, _bounded(cells, number)
     except csv.Error as exc:
-        raise FileProblem(f"The CSV cannot be read: {exc}.") from None
+        raise FileProblem(
+            f"Row {number + 1} of the CSV cannot be read ({CSV_WORDS.get(str(exc), str(exc))})."
+        ) from None
     finally:
         text.detach()
 
 
-def _bounded(cells: list[str]) -> list[str]:
+CSV_WORDS = {
+    "line contains NUL": "it holds a character that is not text",
+    "new-line character seen in unquoted field - do you need to open the file with newline=''?": "a line break "
+    "inside a cell that is not in quotes",
+}
+
+
+def _bounded(cells: list[str], number: int) -> list[str]:
+    if number > MAX_ROWS + 1:
+        raise FileProblem(f"The file has more than {MAX_ROWS:,} rows: split it in parts.")
     if len(cells) > MAX_COLUMNS:
-        raise FileProblem(f"A row has more than {MAX_COLUMNS} columns: this is not a table of records.")
-    for cell in cells:
+        raise FileProblem(
+            f"Row {number} has more than {MAX_COLUMNS} columns: this is not a table of records."
+        )
+    for index, cell in enumerate(cells, start=1):
         if len(cell) > MAX_CELL:
             raise FileProblem(
-                f"A cell holds more than {MAX_CELL} characters: this is not a table of records."
+                f"Row {number}, column {index} holds more than {MAX_CELL:,} characters: this is not a table "
+                "of records."
             )
     return cells
 
 
 def heading(stream, kind: FileKind) -> list[str]:
     """The file's column names (its first row), each once: a repeated name is numbered ("Phone (2)")."""
-    first = next(rows(stream, kind), None)
+    _number, first = next(rows(stream, kind), (0, None))
     if not first:
         raise FileProblem("The file has no rows.")
     seen: dict[str, int] = {}

@@ -7,6 +7,7 @@ control officer (the people who keep its records), in their own city only."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from django.db import transaction
 from django.utils import timezone
@@ -19,6 +20,11 @@ from dogcase.imports import reading
 from dogcase.imports.models import ImportRun, ImportSource, Kind
 from dogcase.imports.walk import NotImported, bring_in, check
 
+log = logging.getLogger(__name__)
+UNEXPECTED = (
+    "The file could not be read to the end because of an error in dogcase (it is logged); nothing was brought "
+    "in. Send the file again; if it happens again, tell your administrator"
+)
 IMPORT_ROLES = frozenset({"city_clerk", "administrator", "animal_control_officer"})
 KINDS = (Kind.PEOPLE, Kind.DOGS, Kind.INCIDENTS)  # what a file may hold (docs/data.md)
 
@@ -84,7 +90,7 @@ def _count_rows(data: bytes, what: reading.FileKind) -> int:
 
     book = load_workbook(io.BytesIO(data), read_only=True)
     try:
-        return max(0, (book.worksheets[0].max_row or 1) - 1)
+        return min(reading.MAX_ROWS, max(0, (book.worksheets[0].max_row or 1) - 1))  # what the sheet claims
     finally:
         book.close()
 
@@ -159,6 +165,9 @@ def run_check(run_id: int) -> ImportRun:
             )
     except reading.FileProblem as exc:
         return _failed(run, str(exc))
+    except Exception:
+        log.exception("import run %s: the check failed", run.pk)
+        return _failed(run, UNEXPECTED)
     run.refresh_from_db()
     run.status = ImportRun.Status.CHECKED
     run.rows_total = outcome.rows
@@ -170,30 +179,32 @@ def run_check(run_id: int) -> ImportRun:
 
 
 def confirm(run: ImportRun, *, actor) -> ImportRun:
-    """Bring in a file the check found no problem in."""
+    """Bring in a file the check found no problem in: once, however often the button is pressed (the run
+    moves from checked to being brought in in one statement, which only one request can do)."""
     require_importer(actor, run.jurisdiction)
-    if run.status != ImportRun.Status.CHECKED:
+    moved = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.CHECKED, problem_count=0).update(
+        status=ImportRun.Status.IMPORTING, confirmed_by=actor, rows_done=0
+    )
+    run.refresh_from_db()
+    if not moved:
+        if run.problem_count:
+            raise InvalidInput(
+                "run", "Correct the rows with problems first: nothing is brought in while one has."
+            )
         raise InvalidInput("run", "Only a file checked (and not yet brought in) can be brought in.")
-    if run.problem_count:
-        raise InvalidInput(
-            "run", "Correct the rows with problems first: nothing is brought in while one has."
-        )
-    with transaction.atomic():  # the caller starts the import when this commits (dogcase.imports.tasks)
-        run.status = ImportRun.Status.IMPORTING
-        run.confirmed_by = actor
-        run.rows_done = 0
-        run.save()
     return run
 
 
 def run_import(run_id: int) -> ImportRun:
     run = ImportRun.objects.get(pk=run_id)
+    if run.status != ImportRun.Status.IMPORTING or run.event_seq is not None:
+        return run  # the job run again: the file was brought in (or refused) already
     actor = run.confirmed_by or run.created_by
     try:
+        # no progress is written while it is brought in: the import is one transaction, which no one else
+        # sees until it ends (the page says it is being brought in, all at once)
         with file_store.open_blob(run.blob) as stream:
-            outcome, seq = bring_in(
-                run, reading.rows(stream, _kind(run)), actor=actor, progress=_progress(run.pk)
-            )
+            outcome, seq = bring_in(run, reading.rows(stream, _kind(run)), actor=actor)
     except NotImported as exc:
         run.refresh_from_db()
         run.status = ImportRun.Status.FAILED
@@ -204,6 +215,9 @@ def run_import(run_id: int) -> ImportRun:
         return run
     except reading.FileProblem as exc:
         return _failed(run, str(exc))
+    except Exception:
+        log.exception("import run %s failed", run.pk)
+        return _failed(run, UNEXPECTED)
     run.refresh_from_db()
     run.status = ImportRun.Status.IMPORTED
     run.summary = outcome.as_summary()
@@ -220,8 +234,9 @@ def _kind(run: ImportRun) -> reading.FileKind:
 
 
 def _failed(run: ImportRun, problem: str) -> ImportRun:
+    run.refresh_from_db()
     run.status = ImportRun.Status.FAILED
-    run.problems = [{"row": 0, "column": "", "field": "The file", "problem": problem}]
+    run.problems = [{"row": 0, "column": "", "field": "The file", "problem": problem.rstrip(".")}]
     run.problem_count = 1
     run.finished_at = timezone.now()
     run.save()

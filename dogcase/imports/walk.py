@@ -33,6 +33,7 @@ from dogcase.law import clock, library
 CHUNK = 1000  # rows created at once, and how often the progress is written
 MAX_PROBLEMS = 1000  # listed (all are counted)
 NEW = -1  # in a check, which saves nothing: a record new in this file, in place of its id
+REF_MAX = 100  # characters of a source's id (ImportedRecord.source_ref)
 PERSON_LIMITS = {f.name: f.max_length for f in Person._meta.fields if getattr(f, "max_length", None)}
 DOG_LIMITS = {f.name: f.max_length for f in Dog._meta.fields if getattr(f, "max_length", None)}
 LANGUAGES = {
@@ -57,6 +58,11 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
+def chip_of(text: str) -> str:
+    """A microchip number without the spaces, dots and dashes it may be written with."""
+    return re.sub(r"[\s.-]", "", text)
+
+
 def _digits(text: str) -> str:
     return re.sub(r"\D", "", text)
 
@@ -68,6 +74,7 @@ class Outcome:
     rows: int = 0
     created: dict[str, int] = field(default_factory=dict)
     linked: dict[str, int] = field(default_factory=dict)
+    changed: dict[str, int] = field(default_factory=dict)  # records already there that a row changes
     skipped: dict[str, int] = field(default_factory=dict)
     problems: list[dict] = field(default_factory=list)
     problem_count: int = 0
@@ -76,7 +83,13 @@ class Outcome:
         bucket[what] = bucket.get(what, 0) + 1
 
     def as_summary(self) -> dict:
-        return {"rows": self.rows, "created": self.created, "linked": self.linked, "skipped": self.skipped}
+        return {
+            "rows": self.rows,
+            "created": self.created,
+            "linked": self.linked,
+            "changed": self.changed,
+            "skipped": self.skipped,
+        }
 
 
 class Walk:
@@ -104,10 +117,20 @@ class Walk:
         self.fresh: list[tuple[dict, Any]] = []  # lookups holding an object not yet saved
         self.pending: list[tuple[int, str, str, Any, bool]] = []  # (row, model, ref, object, created)
         self.seen_refs: dict[str, int] = {}
-        self.dogs_to_update: list[Dog] = []
+        self.incidents: dict[tuple, Any] = {}  # (dog, day, place) of the incidents new in this file
+        self.final = False  # the last flush: what waits for the whole file (the licences) is written
+        self.licences: dict[
+            int, tuple[int, str]
+        ] = {}  # dog id -> (row, licence): a dog's last licence row wins
         self.incident_number = 0
 
     # ------------------------------------------------------------------------------------------ cells
+
+    def ref_of(self, row: list[str], name: str = "ref") -> str:
+        ref = self.cell(row, name)
+        if len(ref) > REF_MAX:
+            raise RowProblem(name, f"an id longer than {REF_MAX} characters")
+        return ref
 
     def cell(self, row: list[str], name: str) -> str:
         if name in self.value_of:
@@ -130,13 +153,13 @@ class Walk:
     # ---------------------------------------------------------------------------------------- the walk
 
     def run_over(self, rows: Iterator[list[str]], progress: Callable[[int], None] | None = None) -> Outcome:
-        header = next(rows, None) or []
+        _first, header = next(rows, (1, []))
         columns = list(self.run.columns) or header
         self.index = {name: columns.index(col) for name, col in self.column_of.items() if col in columns}
         handle = {Kind.PEOPLE: self.person_row, Kind.DOGS: self.dog_row, Kind.INCIDENTS: self.incident_row}[
             self.run.kind
         ]
-        for number, row in enumerate(rows, start=2):
+        for number, row in rows:
             self.out.rows += 1
             self.row_problems.clear()
             try:
@@ -149,6 +172,7 @@ class Walk:
                 self.flush()
                 if progress is not None:
                     progress(self.out.rows)
+        self.final = True
         self.flush()
         if progress is not None:
             progress(self.out.rows)
@@ -199,7 +223,7 @@ class Walk:
     def chips(self) -> dict[str, Any]:
         if self._chips is None:
             self._chips = {
-                chip: pk
+                chip_of(chip): pk  # a chip typed by hand with spaces or dashes is the same chip
                 for pk, chip in Dog.objects.filter(jurisdiction=self.city)
                 .exclude(microchip_number="")
                 .values_list("pk", "microchip_number")
@@ -295,7 +319,7 @@ class Walk:
         return person, True
 
     def person_row(self, number: int, row: list[str]) -> None:
-        ref = self.cell(row, "ref")
+        ref = self.ref_of(row)
         values = self.person_values(row)
         if values is None:
             licence = self.cell(row, "licence_number")
@@ -312,7 +336,7 @@ class Walk:
     def licence_row(self, number: int, row: list[str], licence: str) -> None:
         if len(licence) > DOG_LIMITS["licence_number"]:
             raise RowProblem("licence_number", f"longer than {DOG_LIMITS['licence_number']} characters")
-        dog_ref = self.cell(row, "licence_dog_ref")
+        dog_ref = self.ref_of(row, "licence_dog_ref")
         if not dog_ref:
             raise RowProblem("licence_dog_ref", "a licence row names the dog it licenses")
         pk = self.by_ref("dog", dog_ref)
@@ -321,13 +345,17 @@ class Walk:
                 "licence_dog_ref",
                 f"no dog with the id “{dog_ref}” was brought in from {self.run.source}: bring in its dogs first",
             )
-        self.dogs_to_update.append(Dog(pk=pk, licence_number=licence))
-        self.out.count(self.out.linked, "licence")
+        if pk in self.licences:
+            # a person export lists every licence a dog had (its renewals): the last row is the one kept
+            self.out.count(self.out.skipped, "earlier licences of a dog whose later licence is in the file")
+        else:
+            self.out.count(self.out.changed, "licence")
+        self.licences[pk] = (number, licence)
 
     # -------------------------------------------------------------------------------------------- dogs
 
     def dog_row(self, number: int, row: list[str]) -> None:
-        ref = self.cell(row, "ref")
+        ref = self.ref_of(row)
         name = self.cell(row, "name")
         if ref and ref in self.seen_refs:
             others = [f.name for f in F.DOG if f.name not in ("ref", "name") and self.cell(row, f.name)]
@@ -351,7 +379,7 @@ class Walk:
             "sex": self.read(row, "sex", F.sex_of),
             "sterilized": self.read(row, "sterilized", F.yes_no),
             "birth_year": self.read(row, "birth", lambda t: F.birth_year_of(t, self.today)),
-            "microchip_number": re.sub(r"[\s.-]", "", self.cell(row, "microchip_number")),
+            "microchip_number": chip_of(self.cell(row, "microchip_number")),
             "microchip_manufacturer": self.cell(row, "microchip_manufacturer"),
             "licence_number": self.cell(row, "licence_number"),
         }
@@ -380,13 +408,14 @@ class Walk:
             person, created = self.person_for(number, {**owner, "preferred_language": "en"}, "")
             self.remember(number, "person", "", person, created)
             if owner["street"]:
-                key = (_norm(owner["street"]), _norm(owner["city_name"]))
+                city_name = owner["city_name"] or self.j.pack.name
+                key = (_norm(owner["street"]), _norm(city_name))
                 premises = self.premises().get(key)
                 if premises is None:
                     premises = Premises(
                         jurisdiction=self.city,
                         street=owner["street"],
-                        city_name=owner["city_name"] or self.j.pack.name,
+                        city_name=city_name,
                         postal_code=owner["postal_code"],
                         created_at=self.at,
                     )
@@ -407,7 +436,7 @@ class Walk:
     # --------------------------------------------------------------------------------------- incidents
 
     def incident_row(self, number: int, row: list[str]) -> None:
-        ref = self.cell(row, "ref")
+        ref = self.ref_of(row)
         day = self.read(row, "occurred_on", F.date_of)
         if day is None:
             if not self.row_problems:
@@ -426,10 +455,10 @@ class Walk:
         if self.row_problems:
             return
         dog_pk = None
-        if ref_of_dog := self.cell(row, "dog_ref"):
+        if ref_of_dog := self.ref_of(row, "dog_ref"):
             found = self.by_ref("dog", ref_of_dog)
             dog_pk = found if isinstance(found, int) else None
-        chip = re.sub(r"[\s.-]", "", self.cell(row, "dog_microchip"))
+        chip = chip_of(self.cell(row, "dog_microchip"))
         if dog_pk is None and chip:
             found = self.chips().get(chip)
             dog_pk = found if isinstance(found, int) else getattr(found, "pk", None)
@@ -443,6 +472,10 @@ class Walk:
             )
         if ref and (pk := self.by_ref("incident", ref)) is not None:
             self.remember(number, "incident", ref, pk, False)
+            return
+        key = (dog_pk, day, place.lower())
+        if key in self.incidents:  # the same incident twice in the file
+            self.remember(number, "incident", ref, self.incidents[key], False)
             return
         same = Incident.objects.filter(
             jurisdiction=self.city, dogs=dog_pk, occurred_at__date=day, place__iexact=place
@@ -462,6 +495,7 @@ class Walk:
             created_at=self.at,
         )
         incident._import_dog = dog_pk  # noqa: SLF001 - linked once the incident has its id
+        self.keep(self.incidents, key, incident)
         self.remember(number, "incident", ref, incident, True)
 
     # ------------------------------------------------------------------------------------------ saving
@@ -567,15 +601,14 @@ class Walk:
                 [(i.pk, i._import_dog) for i in new["incident"]],  # noqa: SLF001
             )
         licences = []
-        if self.dogs_to_update:
-            before = dict(
-                Dog.objects.filter(pk__in=[d.pk for d in self.dogs_to_update]).values_list(
-                    "pk", "licence_number"
-                )
+        if self.licences and self.final:
+            before = dict(Dog.objects.filter(pk__in=list(self.licences)).values_list("pk", "licence_number"))
+            licences = [(pk, before.get(pk, ""), lic) for pk, (_row, lic) in sorted(self.licences.items())]
+            Dog.objects.bulk_update(
+                [Dog(pk=pk, licence_number=new) for pk, old, new in licences if old != new],
+                ["licence_number"],
+                batch_size=CHUNK,
             )
-            licences = [(d.pk, before.get(d.pk, ""), d.licence_number) for d in self.dogs_to_update]
-            Dog.objects.bulk_update(self.dogs_to_update, ["licence_number"], batch_size=CHUNK)
-            self.dogs_to_update.clear()
         self.record_events(licences)
         _insert(
             ImportedRecord,
@@ -588,7 +621,7 @@ class Walk:
                     model,
                     getattr(obj, "pk", obj),
                     row,
-                    ref[:100],
+                    ref,
                     created,
                 )
                 for row, model, ref, obj, created in self.pending

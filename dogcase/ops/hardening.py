@@ -15,6 +15,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.csp import CSP, build_policy
 
+from dogcase.imports.reading import MAX_BYTES as IMPORT_MAX_BYTES
+
 NO_STORE = "no-store, private"
 
 
@@ -46,12 +48,17 @@ def declared_length(request: HttpRequest) -> int:
         return 0
 
 
+IMPORT_PATH = "/imports/"
+
+
 class RequestSizeLimit:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = settings.DOGCASE_MAX_REQUEST_BYTES
+        if request.path == IMPORT_PATH:  # a city's records in one file (docs/data.md), and the form around it
+            limit = max(limit, IMPORT_MAX_BYTES + 1024 * 1024)
         if declared_length(request) > limit:
             response = HttpResponse(
                 f"The request is too large: at most {limit // (1024 * 1024)} MB can be sent at once. "

@@ -45,7 +45,7 @@ def test_the_clerk_brings_in_asm3_animals(live_server, browser, make_staff_user)
     page.get_by_role("button", name="Check every row").click()
     page.wait_for_selector("h2:has-text('What the check found')")
     found = page.locator("main").inner_text()
-    assert "3 dogs" in found and "Skipped: 1 animals other than dogs" in found
+    assert "3 dogs" in found and "Skipped, animals other than dogs: 1" in found
     assert Dog.objects.count() == 0
     page.get_by_role("button", name="Bring in 6 rows").click()
     page.wait_for_selector("h2:has-text('What was brought in')")

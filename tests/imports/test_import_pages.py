@@ -58,7 +58,7 @@ def test_a_file_walks_from_sending_to_brought_in(clerk, django_capture_on_commit
     assert (
         "What the check found" in found
         and "3 dogs" in found
-        and "Skipped: 1 animals other than dogs" in found
+        and "Skipped, animals other than dogs: 1" in found
     )
     assert Dog.objects.count() == 0
     with django_capture_on_commit_callbacks(execute=True):
@@ -122,3 +122,13 @@ def test_the_pages_are_only_for_the_citys_record_keepers(make_staff_user, clerk)
     other = make_staff_user("city_clerk", username="tracy-clerk", cities=["tracy-mn"])
     assert client_for(other).get(f"/imports/{run.pk}").status_code == 404
     assert client_for(other).get(f"/imports/{run.pk}/columns").status_code == 404
+
+
+def test_another_citys_clerk_can_neither_match_nor_bring_in_nor_watch(make_staff_user, clerk):
+    send(client_for(clerk), "asm3_animals.csv", "dogs")
+    run = ImportRun.objects.get()
+    other = client_for(make_staff_user("city_clerk", username="tracy-clerk", cities=["tracy-mn"]))
+    assert other.post(f"/imports/{run.pk}/columns", {"name": "ANIMALNAME"}).status_code == 404
+    assert other.post(f"/imports/{run.pk}/bring-in").status_code == 404
+    assert other.get(f"/imports/{run.pk}/progress").status_code == 404
+    assert ImportRun.objects.get().status == ImportRun.Status.MAPPING

@@ -122,3 +122,90 @@ def test_a_required_field_left_unmatched_is_named(clerk):
     with pytest.raises(InvalidInput) as refused:
         tasks.match_columns_and_check(run, {"name": "No such column"}, actor=clerk)
     assert refused.value.field == "name" and "column of the file" in refused.value.rule
+
+
+def test_a_bad_row_after_the_first_thousand_written_undoes_them_all(clerk):
+    """The import writes a thousand rows at a time: a bad row found after (a file changed behind the check's
+    back is read again whole) undoes every row already written, and their events."""
+    from dogcase.imports import reading
+    from dogcase.imports.walk import NotImported, bring_in
+
+    header = ["Dog name", "Sex", "Owner name", "Owner address"]
+    rows = [[f"Dog {i}", "M", f"Owner {i}", f"{i} Elm St"] for i in range(1, 1201)] + [
+        ["Late", "sometimes", "", ""]
+    ]
+    run = received(clerk, "big.csv", "dogs", data=csv_of([header, *rows]), source="Sheet")
+    run.mapping = {k: v for k, v in fields.suggest("dogs", run.columns).items()}
+    run.save()
+    events = Event.objects.count()
+    kind = reading.FileKind(".csv", "utf-8-sig", ",")
+    with pytest.raises(NotImported) as refused:
+        bring_in(run, reading.rows(io.BytesIO(csv_of([header, *rows])), kind), actor=clerk)
+    assert refused.value.outcome.problem_count == 1 and refused.value.outcome.problems[0]["row"] == 1202
+    assert Dog.objects.count() == Person.objects.count() == ImportedRecord.objects.count() == 0
+    assert Event.objects.count() == events
+
+
+def test_bringing_in_twice_brings_in_once(clerk):
+    from dogcase.imports import service
+
+    run = checked(clerk, "dogs.csv", "dogs", data=csv_of(SHEET), source="Sheet")
+    service.confirm(run, actor=clerk)
+    with pytest.raises(InvalidInput):
+        service.confirm(ImportRun.objects.get(pk=run.pk), actor=clerk)  # the second click
+    service.run_import(run.pk)
+    service.run_import(run.pk)  # the job run again
+    assert Dog.objects.count() == 3
+    assert Event.objects.filter(act="import_records").count() == 1
+
+
+def test_rows_are_numbered_as_the_spreadsheet_numbers_them(clerk):
+    data = b"Dog name,Sex\n\nMax,M\n\n\nBella,sometimes\n"
+    run = checked(clerk, "gaps.csv", "dogs", data=data, source="Sheet")
+    assert [(p["row"], p["column"]) for p in run.problems] == [(6, "Sex")]
+
+
+def test_two_licences_of_one_dog_keep_the_last_and_the_audit_verifies(clerk):
+    from dogcase.cases.audit import verify_chain
+    from dogcase.ops.integrity import verify_all
+
+    imported(clerk, "dogs.csv", "dogs", data=b"Dog code,Dog name\nD1,Max\n", source="Licences")
+    people = b"Person code,Last name,Licence number,Dog code\nP1,Park,,\n,,L-2024,D1\n,,L-2025,D1\n"
+    run = imported(clerk, "people.csv", "people", data=people, source="Licences")
+    assert Dog.objects.get(name="Max").licence_number == "L-2025"
+    assert run.summary["changed"] == {"licence": 1}
+    assert verify_chain().ok and verify_all()["ok"]
+
+
+def test_a_home_without_a_city_is_found_again_on_the_next_file(clerk):
+    from dogcase.cases.models import Premises
+
+    head = b"Dog name,Owner name,Owner address\n"
+    imported(clerk, "a.csv", "dogs", data=head + b"Max,Jo Park,1 Elm St\n", source="Sheet")
+    imported(clerk, "b.csv", "dogs", data=head + b"Rex,Jo Park,1 Elm St\n", source="Sheet")
+    assert Premises.objects.filter(street="1 Elm St").count() == 1
+
+
+def test_a_workbook_that_claims_a_million_rows_is_read_as_the_rows_it_has(clerk):
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["Dog name", "Sex"])
+    sheet.append(["Max", "M"])
+    sheet["B40000"] = "F"  # a stray cell far down: 39,997 empty rows between
+    out = io.BytesIO()
+    book.save(out)
+    run = checked(clerk, "far.xlsx", "dogs", data=out.getvalue(), source="Sheet")
+    assert run.status == ImportRun.Status.FAILED
+    assert "empty rows in a row after row 2" in run.problems[0]["problem"]
+
+
+def test_a_zip_bomb_is_refused_before_it_is_opened(clerk):
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/workbook.xml", "<workbook/>")
+        z.writestr("xl/sharedStrings.xml", "A" * 50_000_000)
+    with pytest.raises(InvalidInput) as refused:
+        received(clerk, "bomb.xlsx", "dogs", data=out.getvalue())
+    assert refused.value.field == "file" and "unzips" in refused.value.rule

@@ -343,3 +343,18 @@ def test_proof_files_are_re_encoded_and_bounded_when_the_proof_form_is_read(db, 
     with pytest.raises(services.ProofInvalid) as refused:
         services.clean(photos, {}, [big], timezone.localdate())
     assert "too large" in refused.value.errors["files"]
+
+
+def test_the_import_page_takes_a_file_up_to_its_own_limit_and_no_more(settings):
+    """A city's records come in one file of up to 100 MB (docs/data.md): the import page alone accepts a body
+    that large; above it, the request is refused unread as everywhere."""
+    from dogcase.imports.reading import MAX_BYTES
+
+    settings.DOGCASE_MAX_REQUEST_BYTES = 1024 * 1024
+    client = Client()
+    within = {"CONTENT_LENGTH": str(MAX_BYTES), "wsgi.input": io.BytesIO(b"")}
+    above = {"CONTENT_LENGTH": str(MAX_BYTES + 2 * 1024 * 1024), "wsgi.input": io.BytesIO(b"")}
+    kind = "application/x-www-form-urlencoded"
+    assert client.generic("POST", "/imports/", b"", content_type=kind, **within).status_code != 413
+    assert client.generic("POST", "/imports/", b"", content_type=kind, **above).status_code == 413
+    assert client.generic("POST", "/owner/", b"", content_type=kind, **within).status_code == 413

@@ -125,7 +125,7 @@ def _preview(run: ImportRun) -> list[list[str]]:
     )
     try:
         with file_store.open_blob(run.blob) as stream:
-            for i, row in enumerate(reading.rows(stream, kind)):
+            for i, (_number, row) in enumerate(reading.rows(stream, kind)):
                 if i == 0:
                     continue
                 out.append(row + [""] * (len(run.columns) - len(row)))
@@ -189,6 +189,7 @@ def _run_context(run: ImportRun) -> dict:
         "percent": min(100, round(100 * run.rows_done / run.rows_total)) if run.rows_total else 0,
         "created": _counts(summary.get("created", {})),
         "linked": _counts(summary.get("linked", {})),
+        "changed": _counts(summary.get("changed", {})),
         "skipped": sorted(summary.get("skipped", {}).items()),
         "more_problems": max(0, run.problem_count - len(run.problems)),
         "may_bring_in": run.status == ImportRun.Status.CHECKED and not run.problem_count,
