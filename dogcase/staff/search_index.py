@@ -10,13 +10,22 @@ text (at least 3 characters) anywhere in the searched fields.
   in step with its table by triggers (both built by migration cases/0004).
 
 `SEARCHED` names the tables and fields; the migration repeats them (a migration does not import code that
-may change). `matches(model, text)` is a condition on the model's rows, to filter a queryset with.
+may change). `matching(model, text, cities)` is the ids of at most MATCH_LIMIT matching rows (one bounded
+query of the index); `among(key, ids)` a condition on rows whose key is one of such ids (the rows' own id,
+or a foreign key).
+
+On PostgreSQL the query shapes leave the planner no plan that reads a whole table, whatever its statistics
+say (tests/staff/test_search_plans.py explains each statement of the search): the text is an InitPlan's
+value, which no statistics describe, so that the matches are always read through the search index; and
+`among` is `key = ANY(ARRAY(ids))`, which the planner reads through the key's index, a few rows expected,
+sorting them for the page, where `key IN (ids)` let it join the ids to the whole table (a sequential scan
+of the people, for a common surname) or walk a name index in the page's order.
 """
 
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import BooleanField, Q
+from django.db.models import BooleanField, F, Lookup, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 
 MIN_LENGTH = 3  # a trigram: shorter text cannot use the index on either database
@@ -37,20 +46,26 @@ def fts_table(table: str) -> str:
 
 MATCH_LIMIT = 1000  # rows one search term reads at most: a common surname costs what a rare one does
 
+# The text as PostgreSQL's planner sees it: a value computed when the query runs (an InitPlan), not a constant.
+# The column's statistics then cannot tell it that a common surname matches a large part of the table (with
+# them, it read the table from its start until it had `limit` matches, instead of the index): it takes the
+# fixed estimate of a pattern it does not know (0.5 % of the rows, DEFAULT_MATCH_SEL), at which the index
+# costs less than the table.
+_PATTERN = "(SELECT UPPER(%s))"
 
-def matches(
-    model, text: str, cities, fields: tuple[str, ...] | None = None, *, limit: int = MATCH_LIMIT
-) -> Q:
-    """Rows of `model` in `cities` with `text` in one of `fields` (default: all its searched fields): at most
-    `limit` of them, as the index finds them (the caller orders what it shows)."""
+
+def matching(model, text: str, cities, fields: tuple[str, ...] | None = None, *, limit: int = MATCH_LIMIT):
+    """The ids of at most `limit` rows of `model` in `cities` with `text` in one of `fields` (default: all its
+    searched fields), as the index finds them (unordered: the caller orders what it shows): one bounded query
+    of one column, read through the search index alone, for `among`."""
     table = model._meta.db_table
-    fields = fields or SEARCHED[table]
+    fields = tuple(fields or SEARCHED[table])
     unknown = set(fields) - set(SEARCHED[table])
     if unknown:
         raise ValueError(f"not indexed for search: {table}.{', '.join(sorted(unknown))}")
     cities = sorted(cities)
     if not cities:
-        return Q(pk__in=[])
+        return model.objects.none().values("pk")
     if connection.vendor == "sqlite":
         fts = fts_table(table)
         phrase = '"' + text.replace('"', '""') + '"'
@@ -61,19 +76,45 @@ def matches(
             f'WHERE "{fts}" MATCH %s AND "{table}".jurisdiction IN ({", ".join(["%s"] * len(cities))}) '
             f"LIMIT {int(limit)}"
         )
-        return Q(pk__in=RawSQL(sql, [columns + phrase, *cities]))  # noqa: S611
-    if (table, tuple(fields)) in COMBINED:
+        return RawSQL(sql, [columns + phrase, *cities])  # noqa: S611
+    # LIKE's own characters in the text are matched as typed
+    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    if (table, fields) in COMBINED:
         # the fields joined, as the index of migration cases/0013 joins them: a text with the separator in it (never
-        # typed) cannot match across two fields; LIKE's own characters in the text are matched as typed
-        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        sql = f"{all_fields_expression(table, tuple(fields))} LIKE UPPER(%s)"
-        q = Q(RawSQL(sql, [pattern], output_field=BooleanField()))  # noqa: S611 - our names, text a parameter
+        # typed) cannot match across two fields
+        conditions = [f"{all_fields_expression(table, fields)} LIKE {_PATTERN}"]
     else:
-        q = Q(pk__in=[])
-        for f in fields:
-            q |= Q(**{f"{f}__icontains": text})
+        # each field as migration cases/0008 indexed it (postgres_create); the columns are not qualified: the
+        # query reads the table alone, under the alias Django gives it in a subquery
+        conditions = [f'UPPER("{f}"::text) LIKE {_PATTERN}' for f in fields]
+    sql = " OR ".join(conditions)
+    condition = RawSQL(sql, [pattern] * len(conditions), output_field=BooleanField())  # noqa: S611 - our names
     # unordered: any `limit` of the matches, as the trigram index gives them (an order would walk a name index)
-    return Q(pk__in=model.objects.filter(q, jurisdiction__in=cities).order_by().values("pk")[:limit])
+    return model.objects.filter(condition, jurisdiction__in=cities).order_by().values("pk")[:limit]
+
+
+class _InArray(Lookup):
+    """`key = ANY(ARRAY(subquery))`: the subquery runs first, on its own (an InitPlan), and the rows are then
+    read by their key. PostgreSQL plans an array it does not know yet as a few values (10), so that it reads
+    them through the key's index whatever the statistics, and sorts them for an ORDER BY; `key IN (subquery)`
+    let it join the subquery to the whole table (a sequential scan) or walk an index in the order shown."""
+
+    lookup_name = "in_array"  # not registered: used as an expression (`among`)
+
+    def as_sql(self, compiler, connection):
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = compiler.compile(self.rhs)
+        return f"{lhs} = ANY(ARRAY{rhs})", (*lhs_params, *rhs_params)
+
+
+def among(key: str, ids) -> Q:
+    """Rows whose `key` (a field name: "pk", "dog_id") is one of `ids`: a query of one column, such as
+    `matching` gives or a queryset's `values("dog_id")` built from one."""
+    if connection.vendor == "postgresql" and isinstance(ids, QuerySet):
+        if ids.query.is_empty():  # no cities: no query at all, as `key__in=[]`
+            return Q(**{f"{key}__in": []})
+        return Q(_InArray(F(key), Subquery(ids)))
+    return Q(**{f"{key}__in": ids})
 
 
 # ------------------------------------------------------------------------------ building the indexes
