@@ -15,12 +15,19 @@
 4. Pages by URL through Django's test Client, logged in as the demo user of each role: every role's dashboard,
    then (as the officer) the case, dog, person and incident pages, the lists (first and deep page), search
    (a surname, a dog's name) and the Law page: p50/p95 server time, bytes, queries.
-5. Acts per second with 1, 4 and 8 writers, each in its own process, each on its own cases (open a case for
+5. A year's report per city (busiest first): the year that ends on the day the city's last case was opened
+   (the seeded cases are opened over the year and a bit before the day they were seeded), with the number of
+   cases it holds. `figures.report` in this process, the report page and the annual PDF (of that last day's
+   calendar year) by URL as the demo clerk: p50/p95 server time, queries, bytes; beside them two floors, the
+   counts of the rows the report reads as one raw SQL statement and the same page over a year with nothing in
+   it. The report's own totals must equal the raw counts (cases opened, obligations counted).
+6. Acts per second with 1, 4 and 8 writers, each in its own process, each on its own cases (open a case for
    an incident, then declare or classify the dog).
 
 Prints a table and writes var/bench-scale.json. Reports, never gates: the exit status is 0 unless the run
-itself fails (the sweep or the reminders disagreeing with their raw query is a failure). `scripts/pg.sh stop`
-with the same DOGCASE_PG_PORT/DOGCASE_PG_DIR removes the cluster and its cached data sets.
+itself fails (the sweep, the reminders or a report disagreeing with its raw query is a failure).
+`scripts/pg.sh stop` with the same DOGCASE_PG_PORT/DOGCASE_PG_DIR removes the cluster and its cached data
+sets.
 """
 
 from __future__ import annotations
@@ -390,6 +397,196 @@ def print_page(row: dict) -> None:
     )
 
 
+# ---------------------------------------------------------------------------------------------- reports
+
+REPORT_USER = (
+    "clerk"  # any staff role may see its cities' reports; the demo clerk works for every seeded city
+)
+EMPTY_YEAR = (dt.date(1990, 1, 1), dt.date(1990, 12, 31))  # before any record of the data set
+
+# The rows a report reads, counted in one statement: the floor beside `figures.report`. Each count is bounded
+# as the report bounds it (docs/data.md, Reports): a case by the instant it was opened, an obligation by its
+# due date, an act by the instant it was recorded, money by the day it bears.
+RAW_REPORT_COUNTS = """
+SELECT
+  (SELECT COUNT(*) FROM {case} WHERE jurisdiction = %(city)s
+     AND opened_at >= %(since)s AND opened_at < %(until)s),
+  (SELECT COUNT(*) FROM {obligation} WHERE jurisdiction = %(city)s
+     AND due_date >= %(start)s AND due_date <= %(end)s AND status IN ('met', 'overdue', 'lapsed')),
+  (SELECT COUNT(*) FROM {event} WHERE jurisdiction = %(city)s
+     AND kind = 'step' AND case_id IS NOT NULL AND at >= %(since)s AND at < %(until)s),
+  (SELECT COUNT(*) FROM {charge} WHERE jurisdiction = %(city)s
+     AND starts_on >= %(start)s AND starts_on <= %(end)s),
+  (SELECT COUNT(*) FROM {entry} WHERE jurisdiction = %(city)s
+     AND "on" >= %(start)s AND "on" <= %(end)s)
+"""
+RAW_REPORT_FIELDS = ("cases", "obligations", "acts", "charges", "entries")
+
+
+def report_period(city: str) -> tuple[dt.date, dt.date]:
+    """The year (365 days, both ends included) that ends on the day the city's last case was opened: the
+    seeded cases are opened over the year and a bit before the day the data set was built, whenever it
+    runs."""
+    from django.db.models import Max
+
+    from dogcase.cases.models import Case
+    from dogcase.law.clock import MINNESOTA_TZ
+
+    last = Case.objects.filter(jurisdiction=city).aggregate(last=Max("opened_at"))["last"]
+    end = last.astimezone(MINNESOTA_TZ).date()
+    return end - dt.timedelta(days=364), end
+
+
+def raw_report_counts(city: str, start: dt.date, end: dt.date) -> tuple[dict, float]:
+    """The rows the city's report over the period reads, straight from the tables, and the seconds taken."""
+    from django.db import connection
+
+    from dogcase.cases.models import Case, Event, Obligation
+    from dogcase.law.clock import MINNESOTA_TZ
+    from dogcase.money.models import Charge, Entry
+
+    ops = connection.ops
+    since = dt.datetime.combine(start, dt.time(), tzinfo=MINNESOTA_TZ)
+    until = dt.datetime.combine(end + dt.timedelta(days=1), dt.time(), tzinfo=MINNESOTA_TZ)
+    tables = {
+        m.__name__.lower(): ops.quote_name(m._meta.db_table) for m in (Case, Obligation, Event, Charge, Entry)
+    }
+    params = {
+        "city": city,
+        "since": ops.adapt_datetimefield_value(since),
+        "until": ops.adapt_datetimefield_value(until),
+        "start": ops.adapt_datefield_value(start),
+        "end": ops.adapt_datefield_value(end),
+    }
+    started = time.perf_counter()
+    with connection.cursor() as cur:
+        cur.execute(RAW_REPORT_COUNTS.format(**tables), params)
+        row = cur.fetchone()
+    return dict(zip(RAW_REPORT_FIELDS, row, strict=True)), time.perf_counter() - started
+
+
+def report_totals(report) -> dict:
+    """What the report itself says it counted, in the raw counts' terms: the cases opened (in both tables that
+    count them), the obligations (once each, in the table by deadline), the charges and the money entries."""
+    cases = report.table("cases")
+    total = cases.columns.index("Total")
+    deadlines = report.table("deadlines")
+    money = {r[0]: r[1] for r in report.table("money").rows}
+    return {
+        "cases": sum(r[total] for r in cases.rows),
+        "cases (stages)": sum(r[1] for r in report.table("stages").rows),
+        "obligations": sum(sum(r[deadlines.labels :]) for r in deadlines.rows),
+        "charges": money.pop("Charges incurred"),
+        "entries": sum(money.values()),
+    }
+
+
+def report_agrees(totals: dict, raw: dict) -> bool:
+    return (
+        totals["cases"] == totals["cases (stages)"] == raw["cases"]
+        and totals["obligations"] == raw["obligations"]
+        and totals["charges"] == raw["charges"]
+        and totals["entries"] == raw["entries"]
+    )
+
+
+def timed_reps(fn, reps: int, budget: float) -> dict:
+    """`fn()` once to warm up, then up to `reps` times (3 at least, fewer past `budget` seconds): p50/p95
+    server time and the queries of the last call."""
+    fn()
+    times, queries, spent = [], 0, 0.0
+    for _ in range(reps):
+        with counting() as q:
+            started = time.perf_counter()
+            fn()
+            seconds = time.perf_counter() - started
+        times.append(seconds)
+        queries = q.n
+        spent += seconds
+        if spent > budget and len(times) >= 3:
+            break
+    return {
+        "n": len(times),
+        "p50_ms": statistics.median(times) * 1000,
+        "p95_ms": pct(times, 0.95) * 1000,
+        "queries": queries,
+    }
+
+
+def report_cities() -> list[tuple[str, int]]:
+    """The cities with cases, busiest first, with their number of cases."""
+    from django.db.models import Count
+
+    from dogcase.cases.models import Case
+
+    rows = Case.objects.order_by().values_list("jurisdiction").annotate(n=Count("id"))
+    return sorted(rows, key=lambda r: (-r[1], r[0]))
+
+
+def measure_reports(reps: int, budget: float, *, pdf: bool = True) -> dict:
+    """Each city's report over its year: in process, its page, its annual PDF, and the two floors."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from dogcase.reports import figures
+
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(get_user_model().objects.get(username=REPORT_USER))
+    out = {"user": REPORT_USER, "queries_expected": figures.QUERIES, "cities": []}
+    for city, city_cases in report_cities():
+        start, end = report_period(city)
+        raw, _ = raw_report_counts(city, start, end)
+        totals = report_totals(figures.report(city, start, end))
+        entry = {
+            "city": city,
+            "start": start.isoformat(),
+            "end": end.isoformat(),
+            "cases_in_city": city_cases,
+            "cases_in_period": raw["cases"],
+            "raw_counts": raw,
+            "report_totals": totals,
+            "agrees": report_agrees(totals, raw),
+            "rows": [],
+        }
+        print(
+            f"  {city}, {start} to {end}: {raw['cases']:,} of the city's {city_cases:,} cases opened in the "
+            f"period, {raw['obligations']:,} obligations counted, {raw['acts']:,} acts recorded; "
+            f"the report's totals agree with the raw counts: {entry['agrees']}",
+            flush=True,
+        )
+        rows = entry["rows"]
+        in_process = timed_reps(lambda c=city, s=start, e=end: figures.report(c, s, e), reps, budget)
+        rows.append({"what": "figures.report (in process)", **in_process})
+        url = f"/reports/{city}/?from={start:%Y-%m-%d}&to={end:%Y-%m-%d}"
+        rows.append({"what": "report page", **measure_page(client, url, reps, budget)})
+        if pdf:
+            # the annual report is a calendar year's: the year of the period's last day, to that day
+            year = end.year
+            in_year, _ = raw_report_counts(city, dt.date(year, 1, 1), end)
+            pdf_url = f"/reports/{city}/annual-{year}.pdf"
+            row = measure_page(client, pdf_url, reps, budget)
+            rows.append({"what": f"annual PDF {year} ({in_year['cases']:,} cases)", **row})
+        floor = timed_reps(lambda c=city, s=start, e=end: raw_report_counts(c, s, e), reps, budget)
+        rows.append({"what": "floor: the raw counts, one statement", **floor})
+        empty = f"/reports/{city}/?from={EMPTY_YEAR[0]:%Y-%m-%d}&to={EMPTY_YEAR[1]:%Y-%m-%d}"
+        row = measure_page(client, empty, reps, budget)
+        rows.append({"what": f"floor: report page, empty year ({EMPTY_YEAR[0].year})", **row})
+        for row in rows:
+            print_report_row(row)
+        out["cities"].append(entry)
+    return out
+
+
+def print_report_row(row: dict) -> None:
+    size = f"{row['bytes'] / 1024:9.1f} KB" if "bytes" in row else " " * 12
+    status = f"  HTTP {row['status']}" if "status" in row else ""
+    print(
+        f"    {row['what']:<44} p50 {row['p50_ms']:9.1f} ms  p95 {row['p95_ms']:9.1f} ms  {size}  "
+        f"{row['queries']:5d} queries{status}",
+        flush=True,
+    )
+
+
 # ---------------------------------------------------------------------------------------------- writers
 
 
@@ -547,6 +744,17 @@ def table(result: dict) -> str:
             f"| {name} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['bytes'] / 1024:,.1f} | {r['queries']} "
             f"| {r['status']} |"
         )
+    for c in (result.get("reports") or {}).get("cities", []):
+        lines += [
+            "",
+            f"| report: {c['city']}, {c['start']} to {c['end']} ({c['cases_in_period']:,} of its "
+            f"{c['cases_in_city']:,} cases; totals = raw counts: {'yes' if c['agrees'] else 'NO'}) "
+            "| p50 ms | p95 ms | KB | queries |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for r in c["rows"]:
+            size = f"{r['bytes'] / 1024:,.1f}" if "bytes" in r else ""
+            lines.append(f"| {r['what']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {size} | {r['queries']} |")
     lines += [
         "",
         "| writers | acts/s (all) | acts/s (each) | × one writer | p50 ms | p95 ms | refused |",
@@ -577,7 +785,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--raw-reps", type=int, default=5)
     parser.add_argument("--reminder-rounds", type=int, default=9, help="interleaved rounds of the reminders")
     parser.add_argument(
-        "--skip", default="", help="comma-separated parts to leave out: sweep,reminders,pages,writers"
+        "--skip", default="", help="comma-separated parts to leave out: sweep,reminders,pages,reports,writers"
     )
     args = parser.parse_args(argv)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
@@ -636,6 +844,9 @@ def main(argv: list[str] | None = None) -> int:
     if "pages" not in skip:
         print("Pages (server time through the test Client):", flush=True)
         result["pages"], result["page_choices"] = measure_pages(args.reps, args.page_budget)
+    if "reports" not in skip:
+        print(f"A year's report per city (server time; pages as the demo {REPORT_USER}):", flush=True)
+        result["reports"] = measure_reports(args.reps, args.page_budget)
     if "writers" not in skip:
         print("Concurrent writers (separate processes, acts in different cases):", flush=True)
         connection.close()
@@ -653,8 +864,10 @@ def main(argv: list[str] | None = None) -> int:
         bad.append("the reminders of the day")
     if bad:
         print("FAIL: the obligations found differ from the raw query's: " + ", ".join(bad))
-        return 1
-    return 0
+    disagree = [c["city"] for c in (result.get("reports") or {}).get("cities", []) if not c["agrees"]]
+    if disagree:
+        print("FAIL: a report's totals differ from the raw counts: " + ", ".join(disagree))
+    return 1 if bad or disagree else 0
 
 
 if __name__ == "__main__":
