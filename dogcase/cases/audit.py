@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from dogcase.cases import append_only
 from dogcase.cases.append_only import SEQUENCE
-from dogcase.cases.bulk import insert_objects
+from dogcase.cases.bulk import insert_rows
 from dogcase.cases.models import ChainHead, Event
 
 GENESIS = "0" * 64
@@ -108,8 +108,12 @@ def _body(event: Event) -> dict[str, Any]:
     }
 
 
-def _dumps(body: Mapping[str, Any]) -> str:
-    return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+# json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")), without a new encoder each time
+_CANONICAL_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _dumps(body: Any) -> str:
+    return _CANONICAL_JSON.encode(body)
 
 
 def canonical(event: Event) -> str:
@@ -127,8 +131,20 @@ def event_hash(prev_hash: str, event: Event, *, key: bytes | None = None) -> str
     return hmac.new(key or audit_key(), text, hashlib.sha256).hexdigest()
 
 
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
 def jsonable(value: Any) -> Any:
     """Data as it will read back from any database's JSON column: dates as ISO text, no floats."""
+    kind = type(value)
+    if kind in _PLAIN:  # most of an event's data, answered without the checks below
+        return value
+    if kind is dict:
+        return {
+            k if type(k) is str else str(k): v if type(v) in _PLAIN else jsonable(v) for k, v in value.items()
+        }
+    if kind is list:
+        return [v if type(v) in _PLAIN else jsonable(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -243,6 +259,35 @@ def append_event(
     return event
 
 
+_MARKS = {name: f"\x00{name}\x00" for name in ("seq", "chain_seq", "act", "summary", "data")}
+
+
+def _batch_text(template: Event):
+    """canonical() of the events of a batch, as a function of what differs between them (seq, chain_seq, act,
+    summary, data): the template's canonical text (the other fields its own), each of those filled in where
+    canonical() puts it, encoded as canonical() encodes it."""
+    for name, mark in _MARKS.items():
+        setattr(template, name, mark)
+    pattern = canonical(template).replace("{", "{{").replace("}", "}}")
+    for name, mark in _MARKS.items():
+        quoted = _dumps(mark)
+        if pattern.count(quoted) != 1:
+            raise RuntimeError(f"the canonical text of an event holds its {name} other than once")
+        pattern = pattern.replace(quoted, "{" + name + "}")
+    fill = pattern.format
+
+    def text_of(seq: int, chain_seq: int, act: str, summary: str, data: Any) -> str:
+        return fill(
+            seq=int(seq),
+            chain_seq=int(chain_seq),
+            act=_dumps(act),
+            summary=_dumps(summary),
+            data=_dumps(data),
+        )
+
+    return text_of
+
+
 def append_events(
     *,
     at: dt.datetime,
@@ -251,12 +296,13 @@ def append_events(
     actor,
     actor_roles: str,
     items: list[tuple[str, str, dict]],
-) -> list[Event]:
+) -> int:
     """Append many record events to the city's chain at once, each (act, summary, data) its own event with
     its own number and hash, exactly as append_event would write them one by one: a file of records brought
-    in (dogcase.imports) writes each record's event without a statement and a lock each."""
+    in (dogcase.imports) writes each record's event without a statement and a lock each. Returns how many
+    were appended (no model object is built for them: most of the time of a large file went into those)."""
     if not items:
-        return []
+        return 0
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("append_events must run inside the legal act's transaction")
     check_key_matches_database()
@@ -270,31 +316,43 @@ def append_events(
     else:
         seqs = list(range(first, first + len(items)))
     name = actor.get_username()[:150] if actor is not None else "dogcase (system)"
-    key = audit_key()
-    prev, chain_seq, events = head.hash, head.seq, []
+    # Each event as append_event writes it, without a model object: the values every event of the batch shares
+    # set once, its hashed text (canonical) filled in around what differs from one event to the next
+    # (_batch_text), its row written as the values are (a date and the data as the database takes them).
+    fields = Event._meta.concrete_fields
+    values = {f.attname: f.get_default() for f in fields}
+    values.update(chain=chain, at=at, jurisdiction=jurisdiction, case_id=None, actor_id=getattr(actor, "pk", None),
+                  actor_name=name, actor_roles=actor_roles, kind=str(kind), citation="", layer="",
+                  corrects_id=None, idempotency_key=None)  # fmt: skip
+    text_of = _batch_text(Event(*values.values()))
+    mac = hmac.new(audit_key(), digestmod=hashlib.sha256)
+    db = connection.ops
+    values.update(at=db.adapt_datetimefield_value(at))  # the row as written (its data adapted each)
+    columns = [f.attname for f in fields if not f.primary_key]
+    shared = [values[c] for c in columns]
+    place = {c: columns.index(c) for c in ("seq", "chain_seq", "act", "summary", "data", "prev_hash", "hash")}
+    i_seq, i_chain_seq, i_act, i_summary, i_data, i_prev, i_hash = place.values()
+    adapt_data, data_encoder = db.adapt_json_value, Event._meta.get_field("data").encoder
+    prev, chain_seq, rows = head.hash, head.seq, []
     for seq, (act, summary, data) in zip(seqs, items, strict=True):
         chain_seq += 1
-        event = Event(
-            seq=seq,
-            chain=chain,
-            chain_seq=chain_seq,
-            at=at,
-            jurisdiction=jurisdiction,
-            actor=actor,
-            actor_name=name,
-            actor_roles=actor_roles,
-            kind=kind,
-            act=act,
-            summary=summary[:500],
-            data=jsonable(data),
-            prev_hash=prev,
-        )
-        event.hash = prev = event_hash(prev, event, key=key)
-        events.append(event)
-    insert_objects(Event, events, returning=False)
+        summary, data = summary[:500], jsonable(data)
+        one = mac.copy()
+        one.update(f"{prev}\n{text_of(seq, chain_seq, act, summary, data)}".encode())
+        row = shared.copy()
+        row[i_seq], row[i_chain_seq], row[i_act], row[i_summary] = seq, chain_seq, act, summary
+        row[i_data], row[i_prev] = adapt_data(data, data_encoder), prev
+        row[i_hash] = prev = one.hexdigest()
+        if not rows:  # _batch_text is canonical() to the byte: the first event's hash as verify computes it
+            first = Event(**dict(zip(columns, row, strict=True)))
+            first.at, first.data = at, data
+            if event_hash(first.prev_hash, first) != first.hash:
+                raise RuntimeError("append_events hashed an event otherwise than event_hash")
+        rows.append(row)
+    insert_rows(Event, columns, rows)
     ChainHead.objects.filter(pk=head.pk).update(seq=chain_seq, hash=prev)
     head.seq, head.hash = chain_seq, prev
-    return events
+    return len(rows)
 
 
 # -------------------------------------------------------------------------------------------- verifying

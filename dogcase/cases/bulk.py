@@ -2,9 +2,48 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterator
+
 from django.db import connection
 
 RETURNING_CHUNK = 200  # rows a statement (a dozen values each: within every database's limit of parameters)
+
+
+PLAIN = frozenset(
+    ("CharField", "TextField", "EmailField", "BooleanField", "IntegerField", "BigIntegerField",
+     "PositiveIntegerField", "PositiveSmallIntegerField", "ForeignKey")
+)  # fmt: skip
+
+
+def _same_as_last(adapt):
+    """`adapt` that reuses its answer for the value it was given last: the records of a file, and their
+    events, share the one moment they were brought in (a date or time is immutable)."""
+    last: list = [None, None]
+
+    def adapted(value):
+        if value is not last[0]:
+            last[0], last[1] = value, adapt(value)
+        return last[1]
+
+    return adapted
+
+
+def _statements(count: int, most: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of the rows of each statement: `most` rows while there are that many, then what is left in
+    statements of 128, 64, ... 1 rows. The database's driver prepares each statement text once and keeps it
+    (a statement of a few hundred rows is a large program): a statement for the left rows of every size met
+    would be a hundred more kept, where these are eight."""
+    start = 0
+    while count - start >= most:
+        yield start, start + most
+        start += most
+    size = 1 << most.bit_length()
+    while start < count:
+        while size > count - start:
+            size >>= 1
+        yield start, start + size
+        start += size
 
 
 def insert_objects(model, objects: list, *, returning: bool = True) -> None:
@@ -19,28 +58,41 @@ def insert_objects(model, objects: list, *, returning: bool = True) -> None:
 
     def adapter(f):
         kind = f.get_internal_type()
-        if kind == "DateTimeField":
-            return ops.adapt_datetimefield_value
-        if kind == "DateField":
-            return ops.adapt_datefield_value
-        if kind in ("CharField", "TextField", "EmailField", "BooleanField", "IntegerField", "BigIntegerField",
-                    "PositiveIntegerField", "PositiveSmallIntegerField", "ForeignKey"):  # fmt: skip
+        if kind in PLAIN:
             return None
+        if kind == "DateTimeField":
+            return _same_as_last(ops.adapt_datetimefield_value)
+        if kind == "DateField":
+            return _same_as_last(ops.adapt_datefield_value)
+        if kind == "JSONField":
+            # a dict or list as JSONField.get_db_prep_save writes it, without its checks for expressions
+            return lambda value, f=f: (
+                ops.adapt_json_value(value, f.encoder)
+                if type(value) in (dict, list)
+                else f.get_db_prep_save(value, connection)
+            )
         return lambda value, f=f: f.get_db_prep_save(value, connection)
 
-    adapters = [(f.attname, adapter(f)) for f in fields]
+    values_of = operator.attrgetter(*(f.attname for f in fields))  # an object's values, in one call
+    adapters = [(i, adapt) for i, adapt in enumerate(adapter(f) for f in fields) if adapt is not None]
     table = ops.quote_name(model._meta.db_table)
     names = ", ".join(ops.quote_name(f.column) for f in fields)
     pk = ops.quote_name(model._meta.pk.column)
     row_marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
     with connection.cursor() as cur:
-        for start in range(0, len(objects), RETURNING_CHUNK):
-            batch = objects[start : start + RETURNING_CHUNK]
+        for start, end in _statements(len(objects), RETURNING_CHUNK):
+            batch = objects[start:end]
             params = []
             for obj in batch:
-                for attname, adapt in adapters:
-                    value = getattr(obj, attname)
-                    params.append(value if adapt is None or value is None else adapt(value))
+                row = values_of(obj)
+                if len(fields) == 1:
+                    row = (row,)
+                if adapters:
+                    row = list(row)
+                    for i, adapt in adapters:
+                        if row[i] is not None:
+                            row[i] = adapt(row[i])
+                params.extend(row)
             marks = ", ".join([row_marks] * len(batch))
             if not returning:
                 cur.execute(f"INSERT INTO {table} ({names}) VALUES {marks}", params)  # noqa: S608
@@ -50,3 +102,23 @@ def insert_objects(model, objects: list, *, returning: bool = True) -> None:
                 obj.pk = new_id
                 obj._state.adding = False
                 obj._state.db = connection.alias
+
+
+MAX_PARAMETERS = 4000  # values a statement (within every database's limit)
+
+
+def insert_rows(model, columns: list[str] | tuple[str, ...], rows: list) -> None:
+    """Rows of `model`'s table that need no id back, given as the values of `columns` (attnames) already in the
+    database's terms, written a few hundred a statement: no model object, no preparation of a value."""
+    if not rows:
+        return
+    ops = connection.ops
+    table = ops.quote_name(model._meta.db_table)
+    names = ", ".join(ops.quote_name(model._meta.get_field(c).column) for c in columns)
+    row_marks = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    per_statement = max(1, MAX_PARAMETERS // len(columns))
+    with connection.cursor() as cur:
+        for start, end in _statements(len(rows), per_statement):
+            batch = rows[start:end]
+            marks = ", ".join([row_marks] * len(batch))
+            cur.execute(f"INSERT INTO {table} ({names}) VALUES {marks}", [v for row in batch for v in row])  # noqa: S608

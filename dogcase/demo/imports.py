@@ -1,6 +1,7 @@
 """The demo's files brought in (docs/data.md, "Bringing records in"): in Battle Lake, the clerk's licence
-spreadsheet brought in (dogs, with their owners and homes), and a second sheet checked, waiting to be brought
-in; in Tracy, a list of owners from ASM3 whose check found a problem (an e-mail address that is none), which
+spreadsheet brought in (dogs, with their owners and homes), then the clerk's incident log and a case under way
+when the city moved to dogcase (Pepper, declared potentially dangerous and served before dogcase: brought in at
+its stage, its clocks counted from its own dates), and a second sheet checked, waiting to be brought in; in Tracy, a list of owners from ASM3 whose check found a problem (an e-mail address that is none), which
 nothing is brought in from until the file is corrected. Played through the import's own acts, the background
 jobs run at once."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from dogcase.demo.dates import d
 from dogcase.imports import service
 from dogcase.imports.models import ImportRun
 
@@ -16,6 +18,20 @@ Pepper,Border Collie,Female,Yes,2019,985112007700101,BL-2026-0311,Karin Solheim,
 Moose,Newfoundland,Male,No,2017,985112007700102,BL-2026-0312,Dale Wick,5 Lake Ave S,Battle Lake,218-555-0312
 Ziggy,Jack Russell Terrier,Male,Yes,2022,985112007700103,BL-2026-0313,Dale Wick,5 Lake Ave S,Battle Lake,218-555-0312
 """
+
+
+def incident_log() -> str:
+    return f"""Incident ID,Date,Where,City,Kind of place,What happened,Microchip,Notes
+BL-LOG-0147,{d(52)},Battle Lake public beach,Battle Lake,Public place,Bite,985112007700101,"Bit a swimmer's arm on the beach; the swimmer had not approached the dog."
+"""
+
+
+def open_cases() -> str:
+    return f"""Case ID,Incident,Designation,Declared on,Basis,Notice served on,Served how,Notice received
+BL-LOG-C-031,BL-LOG-0147,Potentially dangerous,{d(48)},"Unprovoked bite on a person in a public place (the beach), see the incident log.",{d(47)},Personal,{d(47)}
+"""
+
+
 LATE_LICENCES = """Dog name,Breed,Sex,Microchip,Licence,Owner name,Owner address
 Juniper,Golden Retriever,Female,985112007700104,BL-2026-0340,Oskar Lund,41 Glenhaven Dr
 """
@@ -43,6 +59,14 @@ def demo_imports(users: dict) -> None:
         return
     run = _file("battle-lake-mn", "licences-2026.csv", LICENCES, "dogs", "Clerk's licence spreadsheet", clerk)
     service.confirm(run, actor=clerk)
+    service.run_import(run.pk)
+    run = _file(
+        "battle-lake-mn", "incident-log.csv", incident_log(), "incidents", "Clerk's incident log", clerk
+    )
+    service.confirm(run, actor=clerk)
+    service.run_import(run.pk)
+    run = _file("battle-lake-mn", "open-cases.csv", open_cases(), "cases", "Clerk's incident log", clerk)
+    service.confirm(run, actor=clerk, attest=True)
     service.run_import(run.pk)
     _file("battle-lake-mn", "licences-late.csv", LATE_LICENCES, "dogs", "Clerk's licence spreadsheet", clerk)
     _file("tracy-mn", "asm3-people.csv", TRACY_PEOPLE, "people", "ASM3", clerk)

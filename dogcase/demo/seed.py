@@ -240,11 +240,6 @@ def with_complete_notices(
 ) -> dict[str, Any]:
     """The inputs, with every notice-contents checklist the step has ticked in full (the demo city's notices
     contain every element the law requires) unless the inputs already answer it."""
-    j = library().get(case.jurisdiction)
-    state = acts.case_state(case)
-    step = j.case_step(step_id, state, at)  # the form this case runs (a dog not declared: the state's 347.56)
-    lists = [i.id for i in step.inputs if i.kind == "document" and i.id not in inputs]
-    if not lists:
-        return inputs
-    choices = j.input_choices(step_id, state, at)
-    return {**inputs, **{name: [c["value"] for c in choices.get(name, [])] for name in lists}}
+    from dogcase.documents.acts import complete_notice_inputs
+
+    return complete_notice_inputs(case, step_id, at, inputs)

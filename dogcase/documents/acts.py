@@ -285,6 +285,56 @@ def take_step_without_issuing(
     )
 
 
+def complete_notice_inputs(
+    case: Case, step_id: str, at: dt.datetime, inputs: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The inputs, with every notice-contents list of the step (its `document` inputs) holding every element
+    the law requires of it, unless the inputs already answer it: what a notice issued outside dogcase
+    contained, as its issuer attests (the statewide data set's notices, and a case brought in)."""
+    j = case_acts.jurisdiction_of(case)
+    state = case_acts.case_state(case)
+    step = j.case_step(step_id, state, at)  # the form this case runs (a dog not declared: the state's 347.56)
+    lists = [i.id for i in step.inputs if i.kind == "document" and i.id not in inputs]
+    if not lists:
+        return dict(inputs)
+    choices = j.input_choices(step_id, state, at)
+    return {**inputs, **{name: [c["value"] for c in choices.get(name, [])] for name in lists}}
+
+
+def record_step_taken_before(
+    case: Case,
+    step_id: str,
+    *,
+    recorder,
+    inputs: Mapping[str, Any],
+    at: dt.datetime,
+    taken_by: str,
+    record: Mapping[str, Any],
+) -> case_acts.StepResult:
+    """A step the city took before it used dogcase, recorded from its records (dogcase.imports: an open case
+    brought in at its stage). Its notices were issued outside dogcase: none is filled or rendered here, and what
+    they contained is what the law requires, as `record["attested_by"]` attested when the file was brought in
+    (the event keeps the attestation). The cases' act checks the step as the law would have then."""
+    if not record.get("attested_by"):
+        raise case_acts.InvalidInput(
+            "attest", "say that the notices were served as the rows say and contained what the law requires"
+        )
+    try:
+        given = complete_notice_inputs(case, step_id, at, inputs)
+    except InputError as exc:
+        raise case_acts.InvalidInput("step", str(exc)) from None
+    return case_acts.take_recorded_step(
+        case,
+        step_id,
+        recorder=recorder,
+        inputs=given,
+        at=at,
+        taken_by=taken_by,
+        record=record,
+        issuing=_ISSUING,
+    )
+
+
 def _prints_portal_code(doc_type) -> bool:
     """An owner-facing document: it prints the owner's portal code (in its own wording's {portal.code}, or in
     the block "Your case online" that fill adds to every other owner-facing document)."""

@@ -9,6 +9,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from dogcase.imports.models import Kind
 
 
@@ -146,10 +148,93 @@ INCIDENT = (
     Field("dog_microchip", "The dog, by its microchip", ("ANIMALMICROCHIP", "Microchip number", "Microchip")),
 )
 
+CASE = (
+    Field("ref", "The source's id for the case", ("Case number", "Case ID", "Case", "File number")),
+    Field(
+        "incident_ref",
+        "The incident (the source's id for it, or its number here)",
+        ("INCIDENTCODE", "Incident number", "Incident ID", "Incident"),
+        required=True,
+        help="Bring the incidents in first (a file of incidents, from the same source).",
+    ),
+    Field(
+        "dog_ref",
+        "The dog (the source's id for it, or its microchip)",
+        ("ANIMALCODE", "Animal code", "Dog code", "Animal ID", "Microchip"),
+        help="Needed only when the incident names more than one dog.",
+    ),
+    Field("opened_on", "Case opened on", ("Opened", "Opened on", "Case opened")),
+    Field(
+        "designation",
+        "Declared (classified) as",
+        ("Designation", "Declared as", "Classification", "Classified as"),
+        help="In this city's words: potentially dangerous, dangerous, vicious.",
+    ),
+    Field(
+        "declared_on",
+        "Declared (classified) on",
+        ("Declared on", "Declared", "Date declared", "Classified on"),
+    ),
+    Field(
+        "basis", "Why: the facts the declaration rests on", ("Basis", "Reason", "Grounds", "Reasonable cause")
+    ),
+    Field(
+        "notice_served_on",
+        "Notice of the declaration served (sent) on",
+        ("Notice served on", "Notice served", "Served on", "Notice sent", "Notified on"),
+    ),
+    Field(
+        "served_how",
+        "How the notice was served",
+        ("Served how", "Service method", "Method of service", "Served by"),
+    ),
+    Field(
+        "served_to",
+        "Whom it was served on",
+        ("Served to", "Served on whom", "Person served"),
+        help="Left empty: the dog's owner on record.",
+    ),
+    Field(
+        "notice_received_on",
+        "Notice received by the owner on",
+        ("Notice received", "Received on", "Receipt date"),
+    ),
+    Field(
+        "hearing_requested_on",
+        "Hearing requested on",
+        ("Hearing requested on", "Hearing requested", "Appeal received", "Appeal filed", "Appeal date"),
+    ),
+    Field(
+        "hearing_scheduled_on",
+        "Hearing scheduled (its notice mailed) on",
+        ("Hearing scheduled on", "Hearing notice mailed"),
+    ),
+    Field(
+        "hearing_at",
+        "Hearing date and time",
+        ("Hearing date", "Hearing", "Hearing at", "Hearing date and time"),
+    ),
+    Field(
+        "hearing_place",
+        "Where the hearing is (was) held",
+        ("Hearing place", "Hearing location", "Hearing room"),
+    ),
+    Field(
+        "hearing_officer",
+        "Hearing officer (a user of dogcase, by name or user name)",
+        ("Hearing officer", "Heard by"),
+    ),
+    Field("held_on", "Hearing held on", ("Hearing held on", "Hearing held", "Held on")),
+    Field("decision", "The decision", ("Decision", "Outcome", "Result")),
+    Field("decided_on", "Decided on", ("Decided on", "Decision date", "Date of decision")),
+    Field("reasons", "The decision's reasons", ("Reasons", "Decision reasons", "Findings")),
+)
+
 FIELDS: dict[str, tuple[Field, ...]] = {
     Kind.PEOPLE: PERSON + LICENCE,
     Kind.DOGS: DOG,
     Kind.INCIDENTS: INCIDENT,
+    Kind.CASES: CASE,
 }
 
 
@@ -197,10 +282,11 @@ def date_of(text: str) -> dt.date | None:
     if not text:
         return None
     day = text.split(" ")[0].split("T")[0]
-    try:
-        return dt.date.fromisoformat(day)
-    except ValueError:
-        pass
+    if "/" not in day:  # (no ISO date has one: a US date is not tried as ISO first, an exception each)
+        try:
+            return dt.date.fromisoformat(day)
+        except ValueError:
+            pass
     m = US_DATE.match(day)
     if m:
         try:
@@ -225,6 +311,19 @@ def time_of(text: str) -> dt.time | None:
     if hour > 23 or minute > 59:
         raise CellProblem("not a time of day")
     return dt.time(hour, minute)
+
+
+def datetime_of(text: str) -> dt.datetime | None:
+    """A date with its time (2026-10-20 14:00, 10/20/2026 2:00 pm), in Minnesota time; empty -> None."""
+    text = text.strip()
+    if not text:
+        return None
+    day_text, _, rest = text.replace("T", " ", 1).partition(" ")
+    day = date_of(day_text)
+    time = time_of(rest.strip()) if rest.strip() else None
+    if time is None:
+        raise CellProblem("a date and a time: write it as YYYY-MM-DD HH:MM (or M/D/YYYY 2:30 pm)")
+    return timezone.make_aware(dt.datetime.combine(day, time))
 
 
 def yes_no(text: str) -> bool | None:

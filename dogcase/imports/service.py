@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from dogcase.cases import files as file_store
 from dogcase.cases.access import require_city, staff_roles
-from dogcase.cases.acts import InvalidInput
+from dogcase.cases.acts import InvalidInput, sweep
 from dogcase.imports import fields as F
 from dogcase.imports import reading
 from dogcase.imports.models import ImportRun, ImportSource, Kind
@@ -26,7 +26,14 @@ UNEXPECTED = (
     "in. Send the file again; if it happens again, tell your administrator"
 )
 IMPORT_ROLES = frozenset({"city_clerk", "administrator", "animal_control_officer"})
-KINDS = (Kind.PEOPLE, Kind.DOGS, Kind.INCIDENTS)  # what a file may hold (docs/data.md)
+KINDS = (Kind.PEOPLE, Kind.DOGS, Kind.INCIDENTS, Kind.CASES)  # what a file may hold (docs/data.md)
+# What the person who brings open cases in says of the notices they rest on, issued before dogcase: kept with
+# the import's event and with every step recorded from the file (dogcase/imports/cases.py).
+ATTESTATION = (
+    "The steps these rows record were taken on the dates they give, and each notice they say was served was "
+    "served as they say and contained everything the city's law requires of it. The notices themselves are "
+    "kept in the city's files, outside dogcase."
+)
 
 
 def require_importer(actor, city: str) -> None:
@@ -178,10 +185,28 @@ def run_check(run_id: int) -> ImportRun:
     return run
 
 
-def confirm(run: ImportRun, *, actor) -> ImportRun:
+def confirm(run: ImportRun, *, actor, attest: bool = False, at: dt.datetime | None = None) -> ImportRun:
     """Bring in a file the check found no problem in: once, however often the button is pressed (the run
-    moves from checked to being brought in in one statement, which only one request can do)."""
+    moves from checked to being brought in in one statement, which only one request can do). A file of open
+    cases is brought in only when the person bringing it in `attest`s what its notices contained (ATTESTATION);
+    who did, and when, is kept with the run."""
     require_importer(actor, run.jurisdiction)
+    if run.kind == Kind.CASES:
+        if not attest:
+            raise InvalidInput(
+                "attest",
+                "Say that the notices were served as the rows say and contained what the law requires: the "
+                "cases' clocks count from them.",
+            )
+        attested = {
+            "by": actor.get_full_name() or actor.get_username(),
+            "user": actor.pk,
+            "at": (at or timezone.now()).isoformat(),
+            "words": ATTESTATION,
+        }
+        ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.CHECKED, problem_count=0).update(
+            summary={**run.summary, "attested": attested}
+        )
     moved = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.CHECKED, problem_count=0).update(
         status=ImportRun.Status.IMPORTING, confirmed_by=actor, rows_done=0
     )
@@ -200,6 +225,7 @@ def run_import(run_id: int) -> ImportRun:
     if run.status != ImportRun.Status.IMPORTING or run.event_seq is not None:
         return run  # the job run again: the file was brought in (or refused) already
     actor = run.confirmed_by or run.created_by
+    attested = run.summary.get("attested")
     try:
         # no progress is written while it is brought in: the import is one transaction, which no one else
         # sees until it ends (the page says it is being brought in, all at once)
@@ -220,11 +246,14 @@ def run_import(run_id: int) -> ImportRun:
         return _failed(run, UNEXPECTED)
     run.refresh_from_db()
     run.status = ImportRun.Status.IMPORTED
-    run.summary = outcome.as_summary()
+    run.summary = {**outcome.as_summary(), **({"attested": attested} if attested else {})}
     run.rows_done = outcome.rows
     run.event_seq = seq
     run.finished_at = timezone.now()
     run.save()
+    if run.kind == Kind.CASES:
+        # the cases' overdue obligations raise their staff tasks now, not at the next daily sweep
+        sweep(at=run.finished_at, jurisdiction=run.jurisdiction)
     return run
 
 

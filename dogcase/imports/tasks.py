@@ -27,8 +27,8 @@ def match_columns_and_check(run: ImportRun, given: dict[str, str], *, actor) -> 
     return run
 
 
-def bring_in_checked(run: ImportRun, *, actor) -> ImportRun:
+def bring_in_checked(run: ImportRun, *, actor, attest: bool = False) -> ImportRun:
     with transaction.atomic():
-        run = service.confirm(run, actor=actor)
+        run = service.confirm(run, actor=actor, attest=attest)
         transaction.on_commit(lambda: import_file.enqueue(run.pk))
     return run

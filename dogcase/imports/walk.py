@@ -11,31 +11,48 @@ place. The same within the file: a second row for a record of an earlier row lin
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from dogcase.cases.acts import lock_city, record_event, roles_text
 from dogcase.cases.acts.records import DOG_FIELDS, PERSON_FIELDS, next_number
 from dogcase.cases.audit import append_events
-from dogcase.cases.bulk import insert_objects
+from dogcase.cases.bulk import insert_objects, insert_rows
 from dogcase.cases.models import Dog, Event, Incident, Ownership, Person, Premises
 from dogcase.imports import fields as F
+from dogcase.imports.cases import case_row
 from dogcase.imports.models import ImportedRecord, ImportRun, Kind
+from dogcase.imports.speed import SexLabelled, collector_leaves_the_application_alone, maker, validate_email
 from dogcase.law import clock, library
 
 CHUNK = 1000  # rows created at once, and how often the progress is written
 MAX_PROBLEMS = 1000  # listed (all are counted)
 NEW = -1  # in a check, which saves nothing: a record new in this file, in place of its id
 REF_MAX = 100  # characters of a source's id (ImportedRecord.source_ref)
+KEY_SEPARATOR = "\x1f"  # between the parts of a lookup's key: white space, so never in a normalised part
 PERSON_LIMITS = {f.name: f.max_length for f in Person._meta.fields if getattr(f, "max_length", None)}
 DOG_LIMITS = {f.name: f.max_length for f in Dog._meta.fields if getattr(f, "max_length", None)}
+# the lengths a row's person and dog are checked against, in the order of their values (the first too long is
+# the row's problem)
+PERSON_TEXT_LIMITS = tuple(
+    (key, PERSON_LIMITS[key])
+    for key in ("full_name", "street", "city_name", "state", "postal_code", "phone", "email")
+    if PERSON_LIMITS.get(key)
+)
+DOG_TEXT_LIMITS = tuple(
+    (key, DOG_LIMITS[key])
+    for key in ("name", "breed", "colour", "sex", "sterilized", "birth_year", "microchip_number",
+                "microchip_manufacturer", "licence_number")
+    if DOG_LIMITS.get(key)
+)  # fmt: skip
+DOG_FIELD_OF = {"birth_year": "birth"}  # a value's field where it is not its own
 LANGUAGES = {
     "": "",
     "en": "en",
@@ -54,17 +71,26 @@ class RowProblem(Exception):
         self.problem = problem
 
 
+_PUNCTUATION = re.compile(r"[^\w\s]")
+_CHIP_SEPARATORS = re.compile(r"[\s.-]")
+_NOT_DIGITS = re.compile(r"\D")
+_STATE = re.compile(r"[A-Z]{2}")
+_CHIP = re.compile(r"[0-9A-Za-z]{9,15}")
+
+
+@functools.lru_cache(maxsize=4096)
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    # cached: a file repeats its cities and names (the one text kept for each, in every key that holds it)
+    return " ".join(_PUNCTUATION.sub(" ", text.lower()).split())
 
 
 def chip_of(text: str) -> str:
     """A microchip number without the spaces, dots and dashes it may be written with."""
-    return re.sub(r"[\s.-]", "", text)
+    return _CHIP_SEPARATORS.sub("", text)
 
 
 def _digits(text: str) -> str:
-    return re.sub(r"\D", "", text)
+    return _NOT_DIGITS.sub("", text)
 
 
 @dataclass
@@ -107,12 +133,20 @@ class Walk:
         self.column_of = {name: m["column"] for name, m in run.mapping.items() if m.get("column")}
         self.value_of = {name: m["value"] for name, m in run.mapping.items() if m.get("value") is not None}
         self.index: dict[str, int] = {}
+        # the cells of the row being read, all at once (cells): (field, its column's index), the fields given
+        # one value for the whole file, the row they were read from and what they read
+        self._indexed: list[tuple[str, int]] = []
+        self._given: dict[str, str] = {}
+        self._row: list[str] | None = None
+        self._cells: dict[str, str] = {}
         self.row_problems: list[tuple[str, str]] = []
         # what the city has already, read once (keys only)
-        self._people: dict[tuple, Any] | None = None
-        self._premises: dict[tuple, Any] | None = None
+        # (a key of several parts is one text, its parts apart by KEY_SEPARATOR: what a large file keeps of each
+        # of its records is its keys, and a text is half the memory of a tuple of texts)
+        self._people: dict[str, Any] | None = None
+        self._premises: dict[str, Any] | None = None
         self._chips: dict[str, Any] | None = None
-        self._refs: dict[tuple[str, str], Any] = {}
+        self._refs: dict[str, dict[str, Any]] = {}  # kind of record -> the source's id -> the record
         self._loaded: set[str] = set()
         self.fresh: list[tuple[dict, Any]] = []  # lookups holding an object not yet saved
         self.pending: list[tuple[int, str, str, Any, bool]] = []  # (row, model, ref, object, created)
@@ -133,10 +167,17 @@ class Walk:
         return ref
 
     def cell(self, row: list[str], name: str) -> str:
-        if name in self.value_of:
-            return str(self.value_of[name])
-        i = self.index.get(name)
-        return row[i].strip() if i is not None and i < len(row) else ""
+        return self.cells(row).get(name, "")
+
+    def cells(self, row: list[str]) -> dict[str, str]:
+        """Each field's cell of the row (a field the file gives one value: that value), read once per row;
+        a field the file does not have is not in it (its cell is empty)."""
+        if row is not self._row:
+            n = len(row)
+            cells = {name: row[i].strip() if i < n else "" for name, i in self._indexed}
+            cells.update(self._given)
+            self._row, self._cells = row, cells
+        return self._cells
 
     def column_name(self, name: str) -> str:
         return self.column_of.get(name, "")
@@ -156,24 +197,31 @@ class Walk:
         _first, header = next(rows, (1, []))
         columns = list(self.run.columns) or header
         self.index = {name: columns.index(col) for name, col in self.column_of.items() if col in columns}
-        handle = {Kind.PEOPLE: self.person_row, Kind.DOGS: self.dog_row, Kind.INCIDENTS: self.incident_row}[
-            self.run.kind
-        ]
-        for number, row in rows:
-            self.out.rows += 1
-            self.row_problems.clear()
-            try:
-                handle(number, row)
-            except RowProblem as exc:
-                self.row_problems.append((exc.field, exc.problem))
-            for name, problem in self.row_problems:
-                self.problem(number, name, problem)
-            if self.out.rows % CHUNK == 0:
-                self.flush()
-                if progress is not None:
-                    progress(self.out.rows)
-        self.final = True
-        self.flush()
+        self._indexed = [(name, i) for name, i in self.index.items() if name not in self.value_of]
+        self._given = {name: str(value) for name, value in self.value_of.items()}
+        self._row = None
+        handle = {
+            Kind.PEOPLE: self.person_row,
+            Kind.DOGS: self.dog_row,
+            Kind.INCIDENTS: self.incident_row,
+            Kind.CASES: self.case_row,
+        }[self.run.kind]
+        with collector_leaves_the_application_alone():
+            for number, row in rows:
+                self.out.rows += 1
+                self.row_problems.clear()
+                try:
+                    handle(number, row)
+                except RowProblem as exc:
+                    self.row_problems.append((exc.field, exc.problem))
+                for name, problem in self.row_problems:
+                    self.problem(number, name, problem)
+                if self.out.rows % CHUNK == 0:
+                    self.flush()
+                    if progress is not None:
+                        progress(self.out.rows)
+            self.final = True
+            self.flush()
         if progress is not None:
             progress(self.out.rows)
         return self.out
@@ -188,7 +236,7 @@ class Walk:
 
     # --------------------------------------------------------------------------------- already there
 
-    def people(self) -> dict[tuple, Any]:
+    def people(self) -> dict[str, Any]:
         if self._people is None:
             self._people = {}
             for pk, name, street, email, phone in Person.objects.filter(jurisdiction=self.city).values_list(
@@ -199,21 +247,26 @@ class Walk:
         return self._people
 
     @staticmethod
-    def _person_keys(name: str, street: str, email: str, phone: str) -> list[tuple]:
-        n = _norm(name)
+    def _person_keys(name: str, street: str, email: str, phone: str) -> list[str]:
+        n = _norm(name)  # a normalised text holds no KEY_SEPARATOR (it is white space): the key reads back
         keys = []
         if street.strip():
-            keys.append(("street", n, _norm(street)))
+            keys.append(f"street{KEY_SEPARATOR}{n}{KEY_SEPARATOR}{_norm(street)}")
         if email.strip():
-            keys.append(("email", n, email.strip().lower()))
-        if len(_digits(phone)) >= 7:
-            keys.append(("phone", n, _digits(phone)[-10:]))
-        return keys or [("name only", n, "")]
+            keys.append(f"email{KEY_SEPARATOR}{n}{KEY_SEPARATOR}{email.strip().lower()}")
+        digits = _digits(phone)
+        if len(digits) >= 7:
+            keys.append(f"phone{KEY_SEPARATOR}{n}{KEY_SEPARATOR}{digits[-10:]}")
+        return keys or [f"name only{KEY_SEPARATOR}{n}{KEY_SEPARATOR}"]
 
-    def premises(self) -> dict[tuple, Any]:
+    @staticmethod
+    def _premises_key(street: str, city: str) -> str:
+        return f"{_norm(street)}{KEY_SEPARATOR}{_norm(city)}"
+
+    def premises(self) -> dict[str, Any]:
         if self._premises is None:
             self._premises = {
-                (_norm(street), _norm(city)): pk
+                self._premises_key(street, city): pk
                 for pk, street, city in Premises.objects.filter(jurisdiction=self.city).values_list(
                     "pk", "street", "city_name"
                 )
@@ -241,8 +294,8 @@ class Walk:
                 .order_by("pk")
                 .values_list("source_ref", "object_id")
             ):
-                self._refs.setdefault((model, source_ref), object_id)
-        value = self._refs.get((model, ref))
+                self._refs.setdefault(model, {}).setdefault(source_ref, object_id)
+        value = self._refs.get(model, {}).get(ref)
         if value is None or isinstance(value, int):
             return value
         return value.pk if value.pk is not None else value
@@ -259,9 +312,9 @@ class Walk:
     def remember(self, row: int, model: str, ref: str, obj, created: bool) -> None:
         if ref:
             if created:
-                self.keep(self._refs, (model, ref), obj)
+                self.keep(self._refs.setdefault(model, {}), ref, obj)
             else:
-                self._refs[(model, ref)] = obj
+                self._refs.setdefault(model, {})[ref] = obj
         if self.commit:
             self.pending.append((row, model, ref, obj, created))
         self.out.count(self.out.created if created else self.out.linked, model)
@@ -270,27 +323,26 @@ class Walk:
 
     def person_values(self, row: list[str], prefix: str = "") -> dict[str, str] | None:
         """The person of the row (the owner's columns with `prefix`), checked; None when it names nobody."""
-        name = self.cell(row, f"{prefix}full_name") or " ".join(
-            x for x in (self.cell(row, f"{prefix}first_name"), self.cell(row, f"{prefix}last_name")) if x
-        )
+        get = self.cells(row).get
+        p = prefix
+        name = get(p + "full_name") or " ".join(x for x in (get(p + "first_name"), get(p + "last_name")) if x)
         if not name:
             return None
         values = {
             "full_name": name,
-            "street": self.cell(row, f"{prefix}street"),
-            "city_name": self.cell(row, f"{prefix}city_name"),
-            "state": (self.cell(row, f"{prefix}state") or "MN").upper(),
-            "postal_code": self.cell(row, f"{prefix}postal_code"),
-            "phone": self.cell(row, f"{prefix}phone"),
-            "email": self.cell(row, f"{prefix}email").lower(),
+            "street": get(p + "street", ""),
+            "city_name": get(p + "city_name", ""),
+            "state": (get(p + "state") or "MN").upper(),
+            "postal_code": get(p + "postal_code", ""),
+            "phone": get(p + "phone", ""),
+            "email": get(p + "email", "").lower(),
         }
         if values["state"] in ("MINNESOTA", "MINN", "MINN."):
             values["state"] = "MN"
-        if not re.fullmatch(r"[A-Z]{2}", values["state"]):
+        if not _STATE.fullmatch(values["state"]):
             raise RowProblem(f"{prefix}state", "not a state: write its two letters (MN)")
-        for key, value in values.items():
-            limit = PERSON_LIMITS.get(key)
-            if limit and len(value) > limit:
+        for key, limit in PERSON_TEXT_LIMITS:
+            if len(values[key]) > limit:
                 raise RowProblem(f"{prefix}{key}", f"longer than {limit} characters")
         if values["email"]:
             try:
@@ -298,7 +350,7 @@ class Walk:
             except ValidationError:
                 raise RowProblem(f"{prefix}email", "not an e-mail address") from None
         if not prefix:
-            language = self.cell(row, "language").strip().lower()
+            language = get("language", "").strip().lower()
             if language not in LANGUAGES:
                 raise RowProblem("language", "not a language for letters: English or Spanish")
             values["preferred_language"] = LANGUAGES[language] or "en"
@@ -313,7 +365,8 @@ class Walk:
         for key in keys:
             if key in people:
                 return people[key], False
-        person = Person(jurisdiction=self.city, created_at=self.at, **values)
+        # a check saves nothing: it keeps only that the keys are taken (keep), no record to save
+        person = maker(Person)(jurisdiction=self.city, created_at=self.at, **values) if self.commit else None
         for key in keys:
             self.keep(people, key, person)
         return person, True
@@ -355,16 +408,17 @@ class Walk:
     # -------------------------------------------------------------------------------------------- dogs
 
     def dog_row(self, number: int, row: list[str]) -> None:
+        cells = self.cells(row)
         ref = self.ref_of(row)
-        name = self.cell(row, "name")
+        name = cells.get("name", "")
         if ref and ref in self.seen_refs:
-            others = [f.name for f in F.DOG if f.name not in ("ref", "name") and self.cell(row, f.name)]
+            others = [f.name for f in F.DOG if f.name not in ("ref", "name") and cells.get(f.name)]
             if not others or set(others) <= {"species"}:
                 # ASM3 follows each animal with rows of its vaccinations, tests, treatments, costs and log
                 self.out.count(self.out.skipped, "rows of an animal's medical records, costs or log")
                 return
             raise RowProblem("ref", f"the same id as row {self.seen_refs[ref]}")
-        species = self.cell(row, "species").strip().lower()
+        species = cells.get("species", "").strip().lower()
         if species and species not in ("dog", "dogs", "canine", "k9", "k-9"):
             self.out.count(self.out.skipped, "animals other than dogs")
             return
@@ -374,22 +428,21 @@ class Walk:
             self.seen_refs[ref] = number
         values: dict[str, Any] = {
             "name": name,
-            "breed": self.cell(row, "breed"),
-            "colour": self.cell(row, "colour"),
+            "breed": cells.get("breed", ""),
+            "colour": cells.get("colour", ""),
             "sex": self.read(row, "sex", F.sex_of),
             "sterilized": self.read(row, "sterilized", F.yes_no),
             "birth_year": self.read(row, "birth", lambda t: F.birth_year_of(t, self.today)),
-            "microchip_number": chip_of(self.cell(row, "microchip_number")),
-            "microchip_manufacturer": self.cell(row, "microchip_manufacturer"),
-            "licence_number": self.cell(row, "licence_number"),
+            "microchip_number": chip_of(cells.get("microchip_number", "")),
+            "microchip_manufacturer": cells.get("microchip_manufacturer", ""),
+            "licence_number": cells.get("licence_number", ""),
         }
-        field_of = {"birth_year": "birth"}
-        for key, value in values.items():
-            limit = DOG_LIMITS.get(key)
-            if limit and isinstance(value, str) and len(value) > limit:
-                raise RowProblem(field_of.get(key, key), f"longer than {limit} characters")
+        for key, limit in DOG_TEXT_LIMITS:
+            value = values[key]
+            if isinstance(value, str) and len(value) > limit:
+                raise RowProblem(DOG_FIELD_OF.get(key, key), f"longer than {limit} characters")
         chip = values["microchip_number"]
-        if chip and not re.fullmatch(r"[0-9A-Za-z]{9,15}", chip):
+        if chip and not _CHIP.fullmatch(chip):
             raise RowProblem("microchip_number", "not a microchip number (9 to 15 letters and digits)")
         died = self.read(row, "deceased_on", F.date_of)
         if died is not None and died > self.today:
@@ -400,8 +453,9 @@ class Walk:
         if ref and (pk := self.by_ref("dog", ref)) is not None:
             self.remember(number, "dog", ref, pk, False)
             return
-        if chip and chip in self.chips():
-            self.remember(number, "dog", ref, self.chips()[chip], False)
+        chips = self.chips()
+        if chip and chip in chips:
+            self.remember(number, "dog", ref, chips[chip], False)
             return
         person = premises = None
         if owner is not None:
@@ -409,29 +463,40 @@ class Walk:
             self.remember(number, "person", "", person, created)
             if owner["street"]:
                 city_name = owner["city_name"] or self.j.pack.name
-                key = (_norm(owner["street"]), _norm(city_name))
+                key = self._premises_key(owner["street"], city_name)
                 premises = self.premises().get(key)
                 if premises is None:
-                    premises = Premises(
-                        jurisdiction=self.city,
-                        street=owner["street"],
-                        city_name=city_name,
-                        postal_code=owner["postal_code"],
-                        created_at=self.at,
+                    premises = (
+                        maker(Premises)(
+                            jurisdiction=self.city,
+                            street=owner["street"],
+                            city_name=city_name,
+                            postal_code=owner["postal_code"],
+                            created_at=self.at,
+                        )
+                        if self.commit
+                        else None  # a check saves nothing: it keeps only that the home is taken
                     )
                     self.keep(self.premises(), key, premises)
                     self.remember(number, "premises", "", premises, True)
-        dog = Dog(
-            jurisdiction=self.city,
-            created_at=self.at,
-            status=Dog.Status.DEAD if died else Dog.Status.IN_CITY,
-            **values,
-        )
-        dog._import_owner = person  # noqa: SLF001 - the owner, saved before the dog, linked after it
-        dog._import_premises = premises  # noqa: SLF001
+        dog = None
+        if self.commit:
+            dog = maker(Dog)(
+                jurisdiction=self.city,
+                created_at=self.at,
+                status=Dog.Status.DEAD if died else Dog.Status.IN_CITY,
+                **values,
+            )
+            dog._import_owner = person  # noqa: SLF001 - the owner, saved before the dog, linked after it
+            dog._import_premises = premises  # noqa: SLF001
         if chip:
-            self.keep(self.chips(), chip, dog)
+            self.keep(chips, chip, dog)
         self.remember(number, "dog", ref, dog, True)
+
+    # ------------------------------------------------------------------------------------------ cases
+
+    def case_row(self, number: int, row: list[str]) -> None:
+        case_row(self, number, row)  # dogcase/imports/cases.py: recorded stage by stage through the acts
 
     # --------------------------------------------------------------------------------------- incidents
 
@@ -505,11 +570,13 @@ class Walk:
         act's usual data, with the import and the row it came from): the audit trail and `audit verify` read
         it as they read every record. A licence row's change to a dog is its dog's update."""
         where = f"{self.run.source}, {self.run.file_name}"
+        run_id, source = self.run.pk, self.run.source
+        sex_labels = SexLabelled.labels()
         items: list[tuple[str, str, dict]] = []
         for row, model, _ref, obj, created in self.pending:
             if not created:
                 continue
-            came = {"import": {"run": self.run.pk, "row": row, "source": self.run.source}}
+            came = {"import": {"run": run_id, "row": row, "source": source}}
             if model == "person":
                 data = {"id": obj.pk, **{f: getattr(obj, f) for f in PERSON_FIELDS}, **came}
                 items.append(
@@ -529,9 +596,8 @@ class Walk:
                     "status": obj.status,
                     **came,
                 }
-                items.append(
-                    ("record_dog", f"Recorded dog {obj.description} (from {where}, row {row})", data)
-                )
+                described = Dog.description.fget(SexLabelled(obj, sex_labels))
+                items.append(("record_dog", f"Recorded dog {described} (from {where}, row {row})", data))
             elif model == "incident":
                 data = {"id": obj.pk, "number": obj.number, "occurred_at": obj.occurred_at, "place": obj.place,
                         "place_type": obj.place_type, "kind": obj.kind, "dogs": [obj._import_dog],  # noqa: SLF001
@@ -568,10 +634,10 @@ class Walk:
         if self.out.problem_count:  # nothing will be kept: stop writing, keep counting
             self.pending.clear()
             return
-        new = {
-            m: [obj for _, model, _, obj, c in self.pending if c and model == m]
-            for m in ("person", "premises", "dog", "incident")
-        }
+        new: dict[str, list] = {"person": [], "premises": [], "dog": [], "incident": []}
+        for _, model, _, obj, created in self.pending:
+            if created and model in new:
+                new[model].append(obj)
         insert_objects(Person, new["person"])
         insert_objects(Premises, new["premises"])
         for dog in new["dog"]:
@@ -610,42 +676,27 @@ class Walk:
                 batch_size=CHUNK,
             )
         self.record_events(licences)
+        run_id, city, source = self.run.pk, self.city, self.run.source
         _insert(
             ImportedRecord,
             ("run_id", "jurisdiction", "source", "model", "object_id", "row", "source_ref", "created"),
             [
-                (
-                    self.run.pk,
-                    self.city,
-                    self.run.source,
-                    model,
-                    getattr(obj, "pk", obj),
-                    row,
-                    ref,
-                    created,
-                )
+                (run_id, city, source, model, getattr(obj, "pk", obj), row, ref, created)
                 for row, model, ref, obj, created in self.pending
             ],
         )
         self.pending.clear()
         for mapping, key in self.fresh:
             value = mapping[key]
-            if not isinstance(value, int):
+            if type(value) is not int:
                 mapping[key] = value.pk
         self.fresh.clear()
 
 
 def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    """Rows of a table that needs no id back (links, the rows records came from), written a thousand at a
-    time without building a model object each: most of an import's time went into those objects."""
-    if not rows:
-        return
-    table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(model._meta.get_field(c).column) for c in columns)
-    marks = ", ".join(["%s"] * len(columns))
-    with connection.cursor() as cur:
-        for start in range(0, len(rows), CHUNK):
-            cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows[start : start + CHUNK])  # noqa: S608
+    """Rows of a table that needs no id back (links, the rows records came from), written a few hundred a
+    statement without building a model object each: most of an import's time went into those objects."""
+    insert_rows(model, columns, rows)
 
 
 def check(run: ImportRun, rows: Iterator[list[str]], *, actor, progress=None) -> Outcome:
@@ -687,6 +738,7 @@ def bring_in(run: ImportRun, rows: Iterator[list[str]], *, actor, progress=None)
                 "sha256": run.sha256,
                 "mapping": run.mapping,
                 **outcome.as_summary(),
+                **({"attested": run.summary["attested"]} if run.summary.get("attested") else {}),
             },
             at=at,
         )

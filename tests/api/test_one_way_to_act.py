@@ -703,3 +703,29 @@ def test_the_api_staff_pages_and_cli_take_a_step_through_the_documents_act():
             and node.func.value.id == "acts"
         ]
         assert direct == [], f"{rel} calls acts.take_step directly at lines {direct}"
+
+
+def _uses(path: Path, name: str) -> bool:
+    """The module names `name`: as an attribute (acts.name) or imported (from ... import name)."""
+    tree = ast.parse(path.read_text())
+    return any(
+        (isinstance(node, ast.Attribute) and node.attr == name)
+        or (isinstance(node, ast.ImportFrom) and any(a.name == name for a in node.names))
+        for node in ast.walk(tree)
+    )
+
+
+def test_a_step_taken_before_dogcase_is_recorded_only_by_the_import_of_open_cases():
+    """A step recorded from the city's records, its notices' contents attested, not issued: only the import of
+    open cases records one (dogcase/imports/cases.py, after the person bringing the file in attests), and only
+    through the documents' act, which alone fills what those notices contained."""
+    users = {
+        name: {
+            str(p.relative_to(PRODUCT))
+            for p in PRODUCT.rglob("*.py")
+            if "migrations" not in p.parts and _uses(p, name)
+        }
+        for name in ("record_step_taken_before", "take_recorded_step")
+    }
+    assert users["record_step_taken_before"] == {"imports/cases.py"}, users
+    assert users["take_recorded_step"] == {"documents/acts.py", "cases/acts/__init__.py"}, users

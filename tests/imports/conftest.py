@@ -34,9 +34,9 @@ def received(
     return service.receive(upload(name, data), city=city, kind=kind, source=source, actor=actor)
 
 
-def checked(actor, name: str, kind: str, *, data=None, source="ASM3", extra: dict | None = None):
+def checked(actor, name: str, kind: str, *, data=None, source="ASM3", extra: dict | None = None, city=CITY):
     """Received, its columns as suggested (plus `extra`), checked."""
-    run = received(actor, name, kind, data=data, source=source)
+    run = received(actor, name, kind, data=data, source=source, city=city)
     given = {
         k: v.get("column") or f"value:{v['value']}" for k, v in fields.suggest(kind, run.columns).items()
     }

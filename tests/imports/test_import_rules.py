@@ -209,3 +209,124 @@ def test_a_zip_bomb_is_refused_before_it_is_opened(clerk):
     with pytest.raises(InvalidInput) as refused:
         received(clerk, "bomb.xlsx", "dogs", data=out.getvalue())
     assert refused.value.field == "file" and "unzips" in refused.value.rule
+
+
+def _bring_in_dogs(clerk, n: int, name: str):
+    """`n` dogs with their owners and homes (one owner in two with a second dog) brought in at once; the run and
+    the statements the import took."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from dogcase.imports import reading
+    from dogcase.imports.walk import bring_in
+
+    header = ["Animal code", "Dog name", "Sex", "Microchip", "Owner name", "Owner address", "Owner e-mail"]
+    rows = [
+        [
+            f"D{i}",
+            f"Dog {i}",
+            "F",
+            f"985{i:012d}",
+            f"Owner {i // 2}",
+            f"{i // 2} Elm St",
+            f"o{i // 2}@example.org",
+        ]
+        for i in range(n)
+    ]
+    data = csv_of([header, *rows])
+    run = received(clerk, name, "dogs", data=data, source="Sheet")
+    run.mapping = fields.suggest("dogs", run.columns)
+    run.save()
+    kind = reading.FileKind(".csv", "utf-8-sig", ",")
+    with CaptureQueriesContext(connection) as queries:
+        outcome, _seq = bring_in(run, reading.rows(io.BytesIO(data), kind), actor=clerk)
+    assert outcome.created == {"dog": n, "person": (n + 1) // 2, "premises": (n + 1) // 2}
+    return run, len(queries)
+
+
+def test_a_large_file_takes_a_few_statements_a_thousand_rows_and_each_record_its_event(clerk):
+    """Rows are written a thousand at a time, each table a few hundred rows a statement: the statements do not
+    grow with the rows (a statement a row would be thousands), and every record still has its own event, its
+    summary the record's own words, the whole chain verifying."""
+    from dogcase.cases.audit import verify_chain
+    from dogcase.ops.integrity import verify_all
+
+    run, statements = _bring_in_dogs(clerk, 2500, "big.csv")
+    # three thousands (the last one partly filled): about 45 statements each, a few hundred rows a statement
+    assert statements <= 3 * 60, statements
+    dog = Dog.objects.get(name="Dog 1234")
+    event = Event.objects.get(act="record_dog", data__id=dog.pk)
+    assert event.summary == f"Recorded dog {dog.description} (from Sheet, big.csv, row 1236)"
+    assert event.data["owners"] == list(dog.owners.values_list("pk", flat=True))
+    assert event.data["premises"] == dog.premises_id and event.data["import"]["run"] == run.pk
+    assert (
+        Event.objects.filter(act__in=["record_dog", "record_person", "record_premises"]).count()
+        == 2500 + 2 * 1250
+    )
+    # the row of each dog, of its owner (new or found again) and of each new home
+    assert ImportedRecord.objects.filter(run=run).count() == 2500 + 2500 + 1250
+    report = verify_all()
+    assert verify_chain().ok and report["ok"], report["problems"]
+
+
+def test_events_appended_in_a_batch_hash_as_the_audit_verifies_them(clerk):
+    """A batch of events (an import's) has each event's hashed text filled in around what differs between
+    events: texts with braces, quotes, the fill's own marks, other alphabets and data with dates, tuples, sets
+    and numbers with a point still hash exactly as `audit verify` computes them."""
+    import datetime as dt
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from dogcase.cases.audit import append_events, verify_chain
+
+    clerk.username = 'clerk {0} "q" \\ é \\u0000seq\\u0000'  # the fill's mark, as text
+    clerk.save()
+    items = [
+        (
+            "record_person",
+            'Recorded {0} {{ }} {seq} "\\u0000seq\\u0000" “quotes” \\ é ' + "x" * 600,
+            {"id": 1, "when": dt.date(2024, 1, 2), "nested": {"b": [1, (2, 3)], "a": "ü", 5: {2.5, 1.5}}},
+        ),
+        ("record_dog", "{data}", {"z": None, "a": True, "f": 1.25, "at": timezone.now()}),
+        ("record_dog", "", {}),
+    ]
+    with transaction.atomic():
+        written = append_events(
+            at=timezone.now(),
+            jurisdiction=CITY,
+            kind=Event.Kind.RECORD,
+            actor=clerk,
+            actor_roles="{}",
+            items=items,
+        )
+    assert written == 3
+    first = Event.objects.get(act="record_person")
+    assert len(first.summary) == 500 and first.data["nested"] == {
+        "b": [1, [2, 3]],
+        "a": "ü",
+        "5": ["1.5", "2.5"],
+    }
+    assert verify_chain().ok
+
+
+def test_a_batch_whose_hashed_text_is_not_the_audits_is_refused(clerk, monkeypatch):
+    """Should the hashed text of an event change (its number written as text, say) without the batch's fill
+    following it, nothing is written: the batch checks its first event against the audit's own hash."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from dogcase.cases import audit
+
+    body = audit._body
+    monkeypatch.setattr(audit, "_body", lambda event: {**body(event), "seq": str(event.seq)})
+    with pytest.raises(RuntimeError, match="otherwise than event_hash"), transaction.atomic():
+        audit.append_events(
+            at=timezone.now(),
+            jurisdiction=CITY,
+            kind=Event.Kind.RECORD,
+            actor=clerk,
+            actor_roles="",
+            items=[("record_dog", "Recorded dog Max", {"id": 1})],
+        )
+    assert not Event.objects.filter(act="record_dog").exists()

@@ -98,6 +98,7 @@ from dogcase.cases.acts.steps import (
     is_owner,
     law_actor_for_filing,
     take_owner_step,
+    take_recorded_step,
     take_step,
 )
 from dogcase.cases.models import case_state, jurisdiction_of, parse_value
@@ -170,6 +171,7 @@ __all__ = [
     "store",
     "sweep",
     "take_owner_step",
+    "take_recorded_step",
     "take_step",
     "task_key",
 ]

@@ -14,7 +14,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from dogcase.cases.access import law_actor, require_city, staff_roles, staff_roles_for_pack_roles
+from dogcase.cases.access import (
+    RECORD_KEEPERS,
+    law_actor,
+    require_city,
+    staff_roles,
+    staff_roles_for_pack_roles,
+)
 from dogcase.cases.acts.core import (
     InvalidInput,
     Refused,
@@ -260,6 +266,84 @@ def take_step(
             idempotency_key=idempotency_key,
         )
     return StepResult(event, locked)
+
+
+def take_recorded_step(
+    case: Case,
+    step_id: str,
+    *,
+    recorder,
+    inputs: Mapping[str, Any],
+    at: dt.datetime,
+    taken_by: str,
+    record: Mapping[str, Any],
+    issuing: object | None = None,
+) -> StepResult:
+    """A step the city took before it used dogcase, recorded from its records (an open case brought in at the
+    stage it had reached, dogcase.imports): the same engine checks as `take_step` — the law's order of the steps,
+    their dates, what each form needs, the hearing officer's impartiality — at the date it was taken (`at`), so
+    the clocks run as if dogcase had recorded it then. The office the pack empowers for the step took it (the law
+    engine sees it as `taken_by`, an id of its own: the hearing officer's user id, or the office's); the event's
+    actor is the `recorder` and its data says where the step came from (`record`: the import, the row, who
+    attested the notices). A notice the step issued was issued outside dogcase: what it contained is the
+    recorder's attestation, given through the documents' act (`issuing`), which alone fills the `document`
+    inputs. No room is booked for a hearing already past, and no charge waits: the city's own records say
+    what was paid."""
+    require_city(recorder, case.jurisdiction)
+    if not staff_roles(recorder) & RECORD_KEEPERS:
+        raise Refused(
+            "This act",
+            [{"reason": "Your role may not bring records in.", "citation": "", "code": "not_empowered"}],
+        )
+    with transaction.atomic():
+        lock_case(case.pk)
+        locked = Case.objects.select_for_update().select_related("incident").get(pk=case.pk)
+        j = jurisdiction_of(locked)
+        if locked.status == Case.Status.CLOSED:
+            raise Refused(
+                "This step",
+                [{"reason": f"Case {locked.number} is closed.", "citation": "", "code": "closed"}],
+            )
+        state = case_state(locked)
+        if not (_issuing_key and issuing is _issuing_key[0]):
+            _refuse_unissued(j, step_id, state, inputs, at)
+        check_staff_members(j, step_id, state, inputs, at)
+        try:
+            cleaned = j.validate_inputs(step_id, state, dict(inputs), at)
+        except InputError as exc:
+            raise InvalidInput(exc.field.removeprefix("inputs."), exc.rule) from None
+        step = j.case_step(step_id, state, at)
+        office = law_actor_for_office(step, taken_by)
+        verdict = j.check_step(step_id, state, office, at, cleaned)
+        if not verdict.allowed:
+            raise Refused(
+                verdict.step.label,
+                [
+                    {"reason": r.reason, "citation": (r.provision or {}).get("citation", ""), "code": r.code}
+                    for r in verdict.refusals
+                ],
+            )
+        event = _record_step(
+            locked,
+            j,
+            verdict.step,
+            cleaned,
+            state,
+            at,
+            extra={"recorded": dict(record)},
+            actor=recorder,
+            actor_roles=roles_text(recorder),
+            summary_suffix=" — recorded from the city's records",
+        )
+    return StepResult(event, locked)
+
+
+def law_actor_for_office(step, actor_id: str):
+    """The office the pack empowers for `step` (its roles), as the law engine sees a step taken before dogcase:
+    under `actor_id`, the same id for the same person across the case (the impartiality rule compares them)."""
+    from dogcase.law.procedure import Actor
+
+    return Actor(id=actor_id, roles=frozenset().union(step.roles, *step.roles_by_designation.values()))
 
 
 class OwnerRefused(Refused):

@@ -140,9 +140,25 @@ def timeline(
                 and bool(acts.correctable_inputs(_step_of(j, e))),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
                 "documents": documents.get(e.pk, []) if documents else [],
+                "from_records": _from_records(e),
             }
         )
     return rows
+
+
+def _from_records(e: Event) -> dict | None:
+    """For a step taken before dogcase and brought in (dogcase/imports/cases.py): where it was read from and who
+    attested what its notice contained (the page shows the file's name as given, in its own span)."""
+    recorded = e.data.get("recorded") if e.kind == Event.Kind.STEP else None
+    if not recorded:
+        return None
+    source = recorded.get("import") or {}
+    return {
+        "source": source.get("source") or "",
+        "file": source.get("file") or "",
+        "row": source.get("row") or "",
+        "attested_by": recorded.get("attested_by") or "",
+    }
 
 
 def _step_of(j, e: Event):

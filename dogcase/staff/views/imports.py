@@ -28,6 +28,7 @@ MODEL_WORDS = {
     "premises": ("home", "homes"),
     "incident": ("incident", "incidents"),
     "licence": ("licence", "licences"),
+    "case": ("case", "cases"),
 }
 
 
@@ -194,6 +195,8 @@ def _run_context(run: ImportRun) -> dict:
         "more_problems": max(0, run.problem_count - len(run.problems)),
         "may_bring_in": run.status == ImportRun.Status.CHECKED and not run.problem_count,
         "progress_url": reverse("staff:import_progress", args=[run.pk]),
+        "attestation": service.ATTESTATION if run.kind == Kind.CASES else "",
+        "attested": summary.get("attested") or {},
     }
 
 
@@ -218,9 +221,13 @@ def import_progress(request, pk: int):
 def import_bring_in(request, pk: int):
     run = _run_of(request, pk)
     try:
-        tasks.bring_in_checked(run, actor=request.user)
+        tasks.bring_in_checked(run, actor=request.user, attest=request.POST.get("attest") == "yes")
     except InvalidInput as exc:
-        context = {**_run_context(run), "refusal": sentence(exc.rule)}
+        context = {
+            **_run_context(run),
+            "refusal": sentence(exc.rule),
+            "errors": {exc.field: sentence(exc.rule)},
+        }
         return render(request, "staff/import_run.html", context, status=400)
     except PermissionError as exc:
         raise PermissionDenied(str(exc)) from None
