@@ -13,8 +13,12 @@
    already sent beside one raw SQL statement that finds the same obligations (the sets must be equal), with
    their query counts.
 4. Pages by URL through Django's test Client, logged in as the demo user of each role: every role's dashboard,
-   then (as the officer) the case, dog, person and incident pages, the lists (first and deep page), search
-   (a surname, a dog's name) and the Law page: p50/p95 server time, bytes, queries.
+   then (as the officer) the case, dog, person and incident pages, the lists (their first page, and a page
+   90% into each, reached by its cursor as the page's own links reach it and checked to show the rows at that
+   depth), search (a surname, a dog's name) and the Law page: p50/p95 server time, bytes, queries; beside
+   each, two floors measured in the same run: the raw SQL of its main query through the same connection, and
+   an empty staff view through the same client and middleware (bench/scale_pages.py). The method (client,
+   requests, caches, when the tables were analyzed) is printed with the table.
 5. A year's report per city (busiest first): the year that ends on the day the city's last case was opened
    (the seeded cases are opened over the year and a bit before the day they were seeded), with the number of
    cases it holds. `figures.report` in this process, the report page and the annual PDF (of that last day's
@@ -51,12 +55,19 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import reminders_scale  # noqa: E402 - after the path above, for `python bench/scale.py`
+from bench import reminders_scale, scale_pages  # noqa: E402 - after the path above, for `python bench/scale.py`
+from bench.scale_pages import (  # noqa: E402, F401 - ROLE_USERS: bench/scale.py's own name for them
+    ROLE_USERS,
+    counting,
+    measure_page,
+    measure_pages,
+    pct,
+    timed_reps,
+)
 
 PG_PORT = os.getenv("DOGCASE_PG_PORT", "54344")
 PG_DIR = os.getenv("DOGCASE_PG_DIR", "/tmp/dogcase-pg-scale")  # noqa: S108 - a throwaway local cluster
 RUN_DB = "dogcase_scale_run"
-ROLE_USERS = ("officer", "police", "clerk", "hearing", "council", "auditor", "admin")
 WRITERS = (1, 4, 8)
 
 # ------------------------------------------------------------------------------------------ the database
@@ -154,37 +165,6 @@ def setup_django(url: str) -> None:
 
     # No query log and no debug pages while measuring (static files stay as in development: no manifest).
     settings.DEBUG = False
-
-
-# ------------------------------------------------------------------------------------------ measurement
-
-
-class QueryCount:
-    def __init__(self) -> None:
-        self.n = 0
-
-    def __call__(self, execute, sql, params, many, context):
-        self.n += 1
-        return execute(sql, params, many, context)
-
-
-@contextlib.contextmanager
-def counting():
-    from django.db import connection
-
-    counter = QueryCount()
-    with connection.execute_wrapper(counter):
-        yield counter
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        return ordered[0]
-    k = (len(ordered) - 1) * p
-    lo = int(k)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
 # ------------------------------------------------------------------------------------------------ sweep
@@ -303,100 +283,6 @@ def touch_cases(fraction: float) -> dict:
     return {"wanted": want, "touched": done, "errors": errors, "seconds": time.perf_counter() - started}
 
 
-# ------------------------------------------------------------------------------------------------ pages
-
-
-def page_urls() -> tuple[list[tuple[str, str]], dict]:
-    """(name, url) of the pages measured as the officer, and what they were chosen from."""
-    from dogcase.cases.models import Case, Dog, Incident, Person
-    from dogcase.staff.views import records
-
-    page_size = getattr(records, "PAGE_SIZE", 25)
-    case = Case.objects.filter(jurisdiction="battle-lake-mn").order_by("-version", "pk").first()
-    owner = case.dog.owners.order_by("pk").first()
-    surname = owner.full_name.split()[-1] if owner else "Olson"
-
-    def deep(model) -> int:
-        return max(1, int(model.objects.count() / page_size * 0.9))
-
-    urls = [
-        ("case page", f"/cases/{case.number}"),
-        ("dog page", f"/dogs/{case.dog_id}"),
-        ("incident page", f"/incidents/{case.incident.number}"),
-        ("case list", "/cases/"),
-        ("case list (deep)", f"/cases/?page={deep(Case)}"),
-        ("dog list", "/dogs/"),
-        ("dog list (deep)", f"/dogs/?page={deep(Dog)}"),
-        ("people list", "/people/"),
-        ("people list (deep)", f"/people/?page={deep(Person)}"),
-        ("incident list", "/incidents/"),
-        ("incident list (deep)", f"/incidents/?page={deep(Incident)}"),
-        (f"search: surname ({surname})", f"/search?q={surname}"),
-        (f"search: dog name ({case.dog.name})", f"/search?q={case.dog.name}"),
-        ("Law page", "/law/battle-lake-mn/"),
-    ]
-    if owner is not None:
-        urls.insert(2, ("person page", f"/people/{owner.pk}"))
-    return urls, {"case": case.number, "surname": surname, "dog_name": case.dog.name}
-
-
-def measure_page(client, url: str, reps: int, budget: float) -> dict:
-    client.get(url)  # warm-up: templates, the law pack's pages
-    times, queries, size, status = [], 0, 0, None
-    spent = 0.0
-    for _ in range(reps):
-        with counting() as q:
-            started = time.perf_counter()
-            response = client.get(url)
-            seconds = time.perf_counter() - started
-        times.append(seconds)
-        queries, size, status = q.n, len(response.content), response.status_code
-        spent += seconds
-        if spent > budget and len(times) >= 3:
-            break
-    return {
-        "url": url,
-        "status": status,
-        "n": len(times),
-        "p50_ms": statistics.median(times) * 1000,
-        "p95_ms": pct(times, 0.95) * 1000,
-        "bytes": size,
-        "queries": queries,
-    }
-
-
-def measure_pages(reps: int, budget: float) -> tuple[list[dict], dict]:
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    User = get_user_model()
-    rows = []
-
-    def client_for(username: str):
-        client = Client(HTTP_HOST="localhost")
-        client.force_login(User.objects.get(username=username))
-        return client
-
-    for username in ROLE_USERS:
-        row = measure_page(client_for(username), "/", reps, budget)
-        rows.append({"page": f"dashboard ({username})", "role": username, **row})
-        print_page(rows[-1])
-    urls, chosen = page_urls()
-    officer = client_for("officer")
-    for name, url in urls:
-        rows.append({"page": name, "role": "officer", **measure_page(officer, url, reps, budget)})
-        print_page(rows[-1])
-    return rows, chosen
-
-
-def print_page(row: dict) -> None:
-    print(
-        f"  {row['page']:<36} p50 {row['p50_ms']:9.1f} ms  p95 {row['p95_ms']:9.1f} ms  "
-        f"{row['bytes'] / 1024:9.1f} KB  {row['queries']:5d} queries  HTTP {row['status']}",
-        flush=True,
-    )
-
-
 # ---------------------------------------------------------------------------------------------- reports
 
 REPORT_USER = (
@@ -488,29 +374,6 @@ def report_agrees(totals: dict, raw: dict) -> bool:
         and totals["charges"] == raw["charges"]
         and totals["entries"] == raw["entries"]
     )
-
-
-def timed_reps(fn, reps: int, budget: float) -> dict:
-    """`fn()` once to warm up, then up to `reps` times (3 at least, fewer past `budget` seconds): p50/p95
-    server time and the queries of the last call."""
-    fn()
-    times, queries, spent = [], 0, 0.0
-    for _ in range(reps):
-        with counting() as q:
-            started = time.perf_counter()
-            fn()
-            seconds = time.perf_counter() - started
-        times.append(seconds)
-        queries = q.n
-        spent += seconds
-        if spent > budget and len(times) >= 3:
-            break
-    return {
-        "n": len(times),
-        "p50_ms": statistics.median(times) * 1000,
-        "p95_ms": pct(times, 0.95) * 1000,
-        "queries": queries,
-    }
 
 
 def report_cities() -> list[tuple[str, int]]:
@@ -737,13 +600,8 @@ def table(result: dict) -> str:
         )
     if result.get("reminders"):
         lines += ["", *reminders_scale.markdown(result["reminders"])]
-    lines += ["", "| page (role) | p50 ms | p95 ms | KB | queries | HTTP |", "|---|---:|---:|---:|---:|---|"]
-    for r in result["pages"]:
-        name = r["page"] if r["page"].startswith("dashboard") else f"{r['page']} ({r['role']})"
-        lines.append(
-            f"| {name} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['bytes'] / 1024:,.1f} | {r['queries']} "
-            f"| {r['status']} |"
-        )
+    if result["pages"]:
+        lines += ["", *scale_pages.markdown(result["pages"], result.get("pages_method"))]
     for c in (result.get("reports") or {}).get("cities", []):
         lines += [
             "",
@@ -766,6 +624,13 @@ def table(result: dict) -> str:
             f"{r['vs_one_writer']:.2f} | {r['p50_ms'] or 0:.1f} | {r['p95_ms'] or 0:.1f} | {r['errors']} |"
         )
     return "\n".join(lines)
+
+
+def analyzed(skip: set[str]) -> str:
+    """What the pages' statistics are: the run's copy analyzed, and the parts that changed rows since."""
+    before = [part for part in ("sweep", "reminders") if part not in skip]
+    since = f"; changed since by the parts run before the pages: {', '.join(before)}" if before else ""
+    return f"VACUUM ANALYZE on the run's fresh copy of the data set before the first part{since}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -844,6 +709,7 @@ def main(argv: list[str] | None = None) -> int:
     if "pages" not in skip:
         print("Pages (server time through the test Client):", flush=True)
         result["pages"], result["page_choices"] = measure_pages(args.reps, args.page_budget)
+        result["pages_method"] = scale_pages.method(args.reps, args.page_budget, analyzed(skip))
     if "reports" not in skip:
         print(f"A year's report per city (server time; pages as the demo {REPORT_USER}):", flush=True)
         result["reports"] = measure_reports(args.reps, args.page_budget)
