@@ -11,6 +11,8 @@ from dogcase.law.packschema import READ_ONLY_STAFF_ROLES
 # Staff roles that may record people, dogs, premises and incidents (intake). The legal acts themselves are
 # governed by the law packs (authority provisions), not by this list.
 RECORD_KEEPERS = frozenset({"animal_control_officer", "police_officer", "city_clerk", "administrator"})
+# Staff roles that may record a case's steps taken before the city used dogcase (open cases brought in).
+CASE_RECORDERS = frozenset({"city_clerk", "administrator"})
 # Staff roles that never write anything (the law's list: law check warns of a pack role acted only by them).
 READ_ONLY = frozenset(READ_ONLY_STAFF_ROLES)
 

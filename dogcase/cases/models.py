@@ -647,7 +647,9 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
             TakenStep(
                 step=e.act,
                 at=e.at,
-                actor=str(e.actor_id),
+                # a step recorded from the city's records was taken by the office or hearing officer the law
+                # saw (take_recorded_step), not by the person who brought it in
+                actor=str((e.data.get("recorded") or {}).get("taken_by") or e.actor_id),
                 outcome=e.data.get("outcome"),
                 events={k: parse_value(v) for k, v in recorded.items()},
                 inputs=e.inputs_as_corrected(corrected_inputs),

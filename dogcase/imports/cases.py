@@ -72,18 +72,21 @@ STAGES = (
 )
 # a row's dates, in the order they must keep
 DATES = ("opened_on", "declared_on", "notice_served_on", "notice_received_on", "hearing_requested_on",
-         "hearing_scheduled_on", "held_on", "decided_on")  # fmt: skip
-WORDS = {"opened_on": "the case opened", "notice_received_on": "the notice received"} | {
-    s.date_field: s.words for s in STAGES
-}
+         "hearing_scheduled_on", "held_on", "decided_on", "decision_received_on")  # fmt: skip
+WORDS = {
+    "opened_on": "the case opened",
+    "notice_received_on": "the notice received",
+    "decision_received_on": "the decision received",
+} | {s.date_field: s.words for s in STAGES}
 # an optional date of a step's form, filled from the row: (stage, input) -> our field
 OPTIONAL_DATES = {
     ("declare", "declared_on"): "declared_on",
     ("serve", "received_on"): "notice_received_on",
     ("schedule", "mailed_on"): "hearing_scheduled_on",
     ("decide", "decided_on"): "decided_on",
-    ("decide", "delivered_on"): "decided_on",
-    ("decide", "notified_on"): "decided_on",
+    # the owner's receipt of the decision (their time to comply counts from it): only as the row gives it
+    ("decide", "delivered_on"): "decision_received_on",
+    ("decide", "notified_on"): "decision_received_on",
 }
 # a text a step's form requires, from the row: (stage, input kind) -> our field
 TEXTS = {"declare": "basis", "serve": "served_to", "schedule": "hearing_place", "decide": "reasons"}
@@ -133,12 +136,16 @@ def _case_row(walk: Walk, number: int, row: list[str]) -> None:
     if walk.row_problems:
         return
     _check_dates(walk, days, incident, designation)
-    already = Case.objects.filter(incident=incident, dog=dog, status=Case.Status.OPEN).values_list(
-        "pk", flat=True
-    )
-    if (pk := already.first()) is not None:
-        walk.remember(number, "case", ref, pk, False)
-        return
+    if (earlier := walk.case_rows.get((incident.pk, dog.pk))) is not None:
+        raise Refusal("incident_ref", f"row {earlier} is the case of the same incident and dog")
+    walk.case_rows[(incident.pk, dog.pk)] = number
+    already = Case.objects.filter(incident=incident, dog=dog).values_list("number", flat=True).first()
+    if already is not None:
+        # a case already here keeps its own record: a row never re-dates it (a file brought in again finds its
+        # cases by their ids, above)
+        raise Refusal(
+            "incident_ref", f"this incident's case for this dog is already in dogcase (case {already})"
+        )
     try:
         with transaction.atomic():
             case = _record(walk, number, row, incident, dog, days, hearing_at, designation)
@@ -249,9 +256,11 @@ def _record(walk: Walk, number: int, row, incident, dog, days, hearing_at, desig
             day = day or days["hearing_requested_on"] or days["declared_on"]
         if day is None:
             continue
-        # a notice received after the day it was served is recorded once both are known (the receipt's day):
+        # a notice (or a decision) received after the day it was served is recorded once both are known (the
+        # receipt's day):
         # the clocks count from the dates the step gives, not from the day it was written down
-        recorded_day = max(day, days["notice_received_on"] or day) if stage.name == "serve" else day
+        receipt = {"serve": "notice_received_on", "decide": "decision_received_on"}.get(stage.name)
+        recorded_day = max(day, days[receipt] or day) if receipt else day
         at = max(_on(walk, recorded_day, index), opened + dt.timedelta(minutes=index))
         step = _step_for(walk, case, stage, at, designation)
         if step is None:
@@ -279,8 +288,13 @@ def attested_by(run) -> str:
 
 
 def _on(walk: Walk, day: dt.date, minutes: int) -> dt.datetime:
-    """Noon of `day` in the city's time (and a minute more for each later step of the same day)."""
-    return dt.datetime.combine(day, NOON, tzinfo=walk.j.tz) + dt.timedelta(minutes=minutes)
+    """Noon of `day` in the city's time (and a minute more for each later step of the same day); a step of
+    today before noon is recorded a little before the import instead, never later than now."""
+    noon = dt.datetime.combine(day, NOON, tzinfo=walk.j.tz)
+    latest = walk.at - dt.timedelta(minutes=len(STAGES) + 2)
+    return min(noon, max(latest, dt.datetime.combine(day, dt.time(0, 0), tzinfo=walk.j.tz))) + dt.timedelta(
+        minutes=minutes
+    )
 
 
 def _step_for(walk: Walk, case: Case, stage: Stage, at: dt.datetime, designation: str | None):

@@ -228,6 +228,11 @@ CASE = (
     Field("decision", "The decision", ("Decision", "Outcome", "Result")),
     Field("decided_on", "Decided on", ("Decided on", "Decision date", "Date of decision")),
     Field("reasons", "The decision's reasons", ("Reasons", "Decision reasons", "Findings")),
+    Field(
+        "decision_received_on",
+        "The decision received by the owner on",
+        ("Decision received on", "Decision delivered on", "Decision received", "Owner notified of decision"),
+    ),
 )
 
 FIELDS: dict[str, tuple[Field, ...]] = {

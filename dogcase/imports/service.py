@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogcase.cases import files as file_store
-from dogcase.cases.access import require_city, staff_roles
+from dogcase.cases.access import CASE_RECORDERS, require_city, staff_roles
 from dogcase.cases.acts import InvalidInput, sweep
 from dogcase.imports import fields as F
 from dogcase.imports import reading
@@ -36,10 +36,12 @@ ATTESTATION = (
 )
 
 
-def require_importer(actor, city: str) -> None:
+def require_importer(actor, city: str, kind: str | None = None) -> None:
     require_city(actor, city)
     if not staff_roles(actor) & IMPORT_ROLES:
         raise PermissionError("Your role may not bring records in.")
+    if kind == Kind.CASES and not staff_roles(actor) & CASE_RECORDERS:
+        raise PermissionError("Only the city clerk or the administrator may bring in open cases.")
 
 
 def _text(value: str, field: str, most: int) -> str:
@@ -53,7 +55,7 @@ def _text(value: str, field: str, most: int) -> str:
 
 def receive(upload, *, city: str, kind: str, source: str, actor, at: dt.datetime | None = None) -> ImportRun:
     """The uploaded file stored and its columns read; refused (naming the field) when it is not a table."""
-    require_importer(actor, city)
+    require_importer(actor, city, kind)
     if kind not in KINDS:
         raise InvalidInput("kind", "Choose what the file holds.")
     source = _text(source, "source", 100)
@@ -112,7 +114,7 @@ def remembered(run: ImportRun) -> dict:
 def set_columns(run: ImportRun, given: dict[str, str], *, actor) -> ImportRun:
     """The columns matched (`given`: our field -> a column of the file, or "value:<v>" for a choice field's one
     value for the whole file), checked, remembered for the source, and the check started."""
-    require_importer(actor, run.jurisdiction)
+    require_importer(actor, run.jurisdiction, run.kind)
     if run.status not in (ImportRun.Status.MAPPING, ImportRun.Status.CHECKED, ImportRun.Status.FAILED):
         raise InvalidInput("mapping", "This file is being checked or brought in: wait for it to finish.")
     mapping: dict[str, dict] = {}
@@ -190,7 +192,7 @@ def confirm(run: ImportRun, *, actor, attest: bool = False, at: dt.datetime | No
     moves from checked to being brought in in one statement, which only one request can do). A file of open
     cases is brought in only when the person bringing it in `attest`s what its notices contained (ATTESTATION);
     who did, and when, is kept with the run."""
-    require_importer(actor, run.jurisdiction)
+    require_importer(actor, run.jurisdiction, run.kind)
     if run.kind == Kind.CASES:
         if not attest:
             raise InvalidInput(
@@ -204,11 +206,12 @@ def confirm(run: ImportRun, *, actor, attest: bool = False, at: dt.datetime | No
             "at": (at or timezone.now()).isoformat(),
             "words": ATTESTATION,
         }
-        ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.CHECKED, problem_count=0).update(
-            summary={**run.summary, "attested": attested}
-        )
+    # the attestation moves with the run, in the statement only one request can make
     moved = ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.CHECKED, problem_count=0).update(
-        status=ImportRun.Status.IMPORTING, confirmed_by=actor, rows_done=0
+        status=ImportRun.Status.IMPORTING,
+        confirmed_by=actor,
+        rows_done=0,
+        **({"summary": {**run.summary, "attested": attested}} if run.kind == Kind.CASES else {}),
     )
     run.refresh_from_db()
     if not moved:

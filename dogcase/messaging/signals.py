@@ -69,8 +69,8 @@ def hearing_scheduled(sender, instance: Event, created: bool, raw: bool = False,
             return
     else:
         return
-    if not _schedules_hearing(step_event):
-        return
+    if not _schedules_hearing(step_event) or (step_event.data or {}).get("recorded"):
+        return  # a hearing scheduled before dogcase (an open case brought in): the city told the owner then
     from dogcase.cases.hearings import scheduled_hearings
 
     case = instance.case

@@ -162,6 +162,80 @@ def test_a_case_heard_and_decided_is_recorded_through_the_hearing_with_an_impart
     assert Event.objects.get(case=case, act="schedule_hearing").data["inputs"]["hearing_officer"] == str(
         hearing_officer.pk
     )
+    # the law sees each step as taken by the office or the hearing officer, never by the clerk bringing it in
+    # (the impartiality rule compares them)
+    from dogcase.cases.acts import case_state
+
+    actors = {t.step: t.actor for t in case_state(case).taken}
+    assert actors["hold_hearing"] == actors["decide_appeal"] == str(hearing_officer.pk)
+    assert str(clerk.pk) not in actors.values(), actors
+    # the owner's receipt of the decision is not made up from the decision's date: the row does not give it
+    assert not {"delivered_on", "notified_on"} & set(decided.data["inputs"]), decided.data["inputs"]
+    # a hearing held long ago is not announced to the owner or the hearing officer as scheduled
+    from dogcase.messaging.models import Message
+
+    assert not Message.objects.filter(case=case, kind=Message.Kind.HEARING_SCHEDULED).exists()
+
+
+def test_the_owners_receipt_of_the_decision_is_taken_from_its_own_column(
+    clerk, city_records, hearing_officer
+):
+    row = {
+        "Case ID": "C-21", "Incident": "I3", "Designation": "Dangerous", "Declared on": day(110),
+        "Basis": "Attacked a mail carrier.", "Notice served on": day(109), "Served how": "personal",
+        "Notice received": day(107), "Hearing requested on": day(105),
+        "Hearing date": f"{day(95)} 14:00", "Hearing place": "City Hall", "Hearing officer": "Hana Berg",
+        "Hearing held on": day(95), "Decision": "upheld", "Decided on": day(92),
+    }  # fmt: skip
+    data = csv([[*HEADING, "Decision received on"], [*(row.get(h, "") for h in HEADING), day(90)]])
+    run = bring_in(clerk, data)
+    assert run.status == ImportRun.Status.IMPORTED, run.problems
+    decided = Event.objects.get(case__dog__name="Duke", act="decide_appeal")
+    received = {k: v for k, v in decided.data["inputs"].items() if k in ("delivered_on", "notified_on")}
+    assert received and set(received.values()) == {day(90)}, decided.data["inputs"]
+
+
+def test_only_the_clerk_or_the_administrator_brings_in_open_cases(make_staff_user, clerk, city_records):
+    from tests.imports.conftest import received
+
+    officer = make_staff_user("animal_control_officer", username="officer-2")
+    with pytest.raises(PermissionError) as refused:
+        received(officer, "cases.csv", Kind.CASES, data=case_file(SERVED_LONG_AGO), source="Clerk's files")
+    assert "open cases" in str(refused.value)
+    # the officer still brings in dogs
+    assert received(officer, "dogs.csv", Kind.DOGS, data=DOGS, source="Officer's files").pk
+    # nor is it offered on the officer's import page, as it is on the clerk's
+    from django.test import Client
+
+    pages = {}
+    for user in (officer, clerk):
+        client = Client()
+        client.force_login(user)
+        pages[user.pk] = client.get("/imports/").content.decode()
+    assert '<option value="cases"' not in pages[officer.pk] and '<option value="dogs"' in pages[officer.pk]
+    assert '<option value="cases"' in pages[clerk.pk]
+
+
+def test_a_case_already_here_or_twice_in_the_file_is_a_row_problem(clerk, city_records):
+    twice = {**SERVED_LONG_AGO, "Case ID": "C-30"}
+    run = checked(
+        clerk, "cases.csv", Kind.CASES, data=case_file(SERVED_LONG_AGO, twice), source="Clerk's files"
+    )
+    assert [(p["row"], p["column"]) for p in run.problems] == [(3, "Incident")], run.problems
+    assert "row 2" in run.problems[0]["problem"]
+    bring_in(clerk, case_file(SERVED_LONG_AGO))
+    number = Case.objects.get().number
+    again = checked(clerk, "cases.csv", Kind.CASES, data=case_file(twice), source="Clerk's files")
+    assert again.problem_count == 1 and number in again.problems[0]["problem"], again.problems
+
+
+def test_a_step_of_today_is_never_recorded_later_than_the_import(clerk, city_records):
+    row = {"Case ID": "C-31", "Incident": "I2", "Designation": "dangerous", "Declared on": day(0),
+           "Basis": "Bit a child's hand at the public beach."}  # fmt: skip
+    run = bring_in(clerk, case_file(row))
+    assert run.status == ImportRun.Status.IMPORTED, run.problems
+    declared = Event.objects.get(case__dog__name="Roxy", act="declare")
+    assert declared.at <= timezone.now() and timezone.localtime(declared.at).date() == TODAY
 
 
 def test_a_bad_row_is_named_by_its_column_and_nothing_of_the_file_is_kept(clerk, city_records):

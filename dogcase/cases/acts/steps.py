@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from dogcase.cases.access import (
-    RECORD_KEEPERS,
+    CASE_RECORDERS,
     law_actor,
     require_city,
     staff_roles,
@@ -290,10 +290,27 @@ def take_recorded_step(
     inputs. No room is booked for a hearing already past, and no charge waits: the city's own records say
     what was paid."""
     require_city(recorder, case.jurisdiction)
-    if not staff_roles(recorder) & RECORD_KEEPERS:
+    if not staff_roles(recorder) & CASE_RECORDERS:
         raise Refused(
             "This act",
-            [{"reason": "Your role may not bring records in.", "citation": "", "code": "not_empowered"}],
+            [
+                {
+                    "reason": "Only the city clerk or the administrator may record steps taken before dogcase.",
+                    "citation": "",
+                    "code": "not_empowered",
+                }
+            ],
+        )
+    if at > timezone.now() + dt.timedelta(minutes=1):
+        raise Refused(
+            "This act",
+            [
+                {
+                    "reason": "A step taken before dogcase cannot be dated later than now.",
+                    "citation": "",
+                    "code": "future",
+                }
+            ],
         )
     with transaction.atomic():
         lock_case(case.pk)
@@ -330,7 +347,7 @@ def take_recorded_step(
             cleaned,
             state,
             at,
-            extra={"recorded": dict(record)},
+            extra={"recorded": {**record, "taken_by": taken_by}},
             actor=recorder,
             actor_roles=roles_text(recorder),
             summary_suffix=" — recorded from the city's records",

@@ -97,7 +97,12 @@ def import_list(request):
     )
     context = {
         "cities": names,
-        "kinds": [(k, Kind(k).label) for k in service.KINDS],
+        # open cases only for the clerk and the administrator (service.require_importer)
+        "kinds": [
+            (k, Kind(k).label)
+            for k in service.KINDS
+            if k != Kind.CASES or staff_roles(request.user) & service.CASE_RECORDERS
+        ],
         "values": values,
         "errors": errors,
         "runs": runs,
