@@ -176,15 +176,18 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
         recipients.append(
             [message_key(k) for k, *_ in recipients_of(None, to=to, context={}, key=key, people=people)]
         )
-    existing: dict[str, Message] = {}
+    # the keys of the messages stored already, not the messages: a run that has nothing new to send (a second
+    # sweep the same day) builds no message in Python
+    stored: set[str] = set()
     ordered = sorted({k for keys in recipients for k in keys})
     for start in range(0, len(ordered), 500):
-        existing.update((m.key, m) for m in Message.objects.filter(key__in=ordered[start : start + 500]))
+        chunk = ordered[start : start + 500]
+        stored.update(Message.objects.filter(key__in=chunk).values_list("key", flat=True))
 
     counts = {"deadline_soon": 0, "deadline_missed": 0}
     to_write = []
     for item, keys in zip(items, recipients, strict=True):
-        if all(k in existing for k in keys):
+        if all(k in stored for k in keys):
             counts[item[1]] += len(keys)
         else:
             to_write.append(item)
@@ -201,7 +204,6 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
         ob = obligations[row.pk]
         people = owners.get(row.dog_id, []) if to == "owners" else staff[(row.jurisdiction, row.staff_roles)]
         context = _context(ob, **extra)
-        counts[kind] += len(
-            notify(ob.case, kind, to=to, context=context, key=key, people=people, existing=existing)
-        )
+        # some of its messages are still to write: notify reads those of them stored already itself
+        counts[kind] += len(notify(ob.case, kind, to=to, context=context, key=key, people=people))
     return counts

@@ -238,3 +238,69 @@ def test_a_change_of_law_that_moves_a_time_is_recorded_in_the_cases_chain(story,
     from dogcase.cases.audit import verify_chain
 
     assert verify_chain().ok
+
+
+def _cases(story, count: int) -> None:
+    """`count` cases at different points: Battle Lake's with the owner's times overdue (tasks raised by the
+    settling sweep) and Tracy's just opened, their clocks still running."""
+    for i in range(count):
+        if i % 2:
+            story("tracy-mn")
+            continue
+        s = story("battle-lake-mn", SERIOUS)
+        s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
+        s.step(
+            "serve_notice",
+            "officer",
+            1,
+            served_on=on(1),
+            method="personal",
+            served_owner="O",
+            received_on=on(1),
+        )
+
+
+def _quiet_sweep_work(monkeypatch, instant) -> tuple[int, int, int, dict]:
+    """A sweep with nothing changed since the last one: its queries, the law fingerprints it computed, the
+    model rows it built in Python, and its report."""
+    from django.db import connection
+    from django.db.models.signals import post_init
+
+    fingerprints, built, queries = [], [], []
+    real = acts.law_fingerprint
+    monkeypatch.setattr(acts, "law_fingerprint", lambda *a, **k: fingerprints.append(1) or real(*a, **k))
+
+    def count_rows(sender, **kwargs):
+        built.append(sender)
+
+    def count_queries(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    post_init.connect(count_rows)
+    try:
+        with connection.execute_wrapper(count_queries):
+            report = acts.sweep(at=instant)
+    finally:
+        post_init.disconnect(count_rows)
+        monkeypatch.setattr(acts, "law_fingerprint", real)
+    return len(queries), len(fingerprints), len(built), report.as_dict()
+
+
+def test_the_sweep_with_nothing_changed_does_the_same_work_for_three_times_the_cases(story, monkeypatch):
+    # whatever the number of cases, what a quiet sweep decides is decided in a bounded number of set-based
+    # queries: no query, law fingerprint or row built in Python per case or per obligation
+    settle = at(40, 12)
+    _cases(story, 2)
+    acts.sweep(at=settle)
+    small = _quiet_sweep_work(monkeypatch, settle + dt.timedelta(minutes=5))
+    _cases(story, 4)
+    acts.sweep(at=settle)
+    large = _quiet_sweep_work(monkeypatch, settle + dt.timedelta(minutes=10))
+    assert small[3]["cases"] == 2 and large[3]["cases"] == 6
+    assert large[3]["overdue"] == 3 * small[3]["overdue"] > 0  # the same set, three times over
+    for report in (small[3], large[3]):
+        assert (report["recomputed"], report["tasks_raised"], report["changes"]) == (0, 0, 0)
+    assert large[:3] == small[:3]
+    _queries, fingerprints, built = large[:3]
+    assert fingerprints <= 3 and built == 0  # one fingerprint per installed jurisdiction, at most
