@@ -158,6 +158,9 @@ def build(n_dogs: int, seed: int = 20261130) -> dict:
                 events.append(
                     Event(
                         seq=seq,
+                        # a chain of their own (the audit's chains are not what this measures)
+                        chain="bench-pages",
+                        chain_seq=seq,
                         at=now,
                         jurisdiction=r.jurisdiction,
                         actor=officer,

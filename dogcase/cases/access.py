@@ -29,6 +29,43 @@ def staff_roles(user) -> frozenset[str]:
     return cached
 
 
+def read_access(user) -> None:
+    """Read at once what `staff_roles`, `cities_of` and `offices_held` read one at a time: the user's groups,
+    cities and offices in one query (a page that asks for all three, the dashboard). Nothing read already is
+    read again."""
+    from django.db.models import CharField, Value
+
+    from dogcase.cases.models import CityAccess, OfficeHolder
+
+    if not user.is_authenticated or not getattr(user, "pk", None):
+        return
+    if getattr(user, "_dogcase_roles", None) is not None:
+        return
+
+    def tagged(qs, tag: str, *fields):
+        return qs.values_list(Value(tag, output_field=CharField()), *fields)
+
+    blank = Value("", output_field=CharField())
+    rows = tagged(user.groups.all(), "group", "name", blank).union(
+        tagged(CityAccess.objects.filter(user=user), "city", "jurisdiction", blank),
+        tagged(OfficeHolder.objects.filter(user=user), "office", "jurisdiction", "office"),
+        all=True,
+    )
+    groups, cities, offices = set(), set(), {}
+    for tag, name, office in rows:
+        if tag == "group":
+            groups.add(name)
+        elif tag == "city":
+            cities.add(name)
+        else:
+            offices.setdefault(name, set()).add(office)
+    user._dogcase_roles = frozenset(n for n in groups if n in ROLES_BY_GROUP)
+    if getattr(user, "_dogcase_cities", None) is None:
+        user._dogcase_cities = tuple(sorted(cities))
+    # where offices_held keeps them
+    user.__dict__.setdefault("_dogcase_offices", {city: frozenset(o) for city, o in offices.items()})
+
+
 def cities_of(user) -> tuple[str, ...]:
     """The jurisdiction ids a user works for, in a stable order."""
     if not user.is_authenticated or not staff_roles(user):
@@ -67,18 +104,16 @@ def offices_held(user, jurisdiction: str) -> frozenset[str]:
     """The offices (pack role ids) the account is appointed to in that city; read once per user object."""
     from dogcase.cases.models import OfficeHolder
 
-    cache = user.__dict__.setdefault("_dogcase_offices", {})
-    if jurisdiction not in cache:
-        cache[jurisdiction] = (
-            frozenset(
-                OfficeHolder.objects.filter(user=user, jurisdiction=jurisdiction).values_list(
-                    "office", flat=True
-                )
-            )
-            if getattr(user, "pk", None)
-            else frozenset()
-        )
-    return cache[jurisdiction]
+    cache = user.__dict__.get("_dogcase_offices")
+    if cache is None:
+        # every city's at once: a page that asks for each of the user's cities reads them in one query
+        cache = {}
+        if getattr(user, "pk", None):
+            for city, office in OfficeHolder.objects.filter(user=user).values_list("jurisdiction", "office"):
+                cache.setdefault(city, set()).add(office)
+        cache = {city: frozenset(offices) for city, offices in cache.items()}
+        user.__dict__["_dogcase_offices"] = cache
+    return cache.get(jurisdiction, frozenset())
 
 
 def appointed_offices(jurisdiction: str) -> list:

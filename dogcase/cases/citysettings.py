@@ -41,6 +41,17 @@ def supplied(jurisdiction: str) -> dict[str, Any]:
     return dict(CitySetting.objects.filter(jurisdiction=jurisdiction).values_list("setting", "value"))
 
 
+def supplied_in(jurisdictions) -> dict[str, dict[str, Any]]:
+    """`supplied` of each of the cities, in one query."""
+    chosen: dict[str, dict[str, Any]] = {j: {} for j in jurisdictions}
+    rows = CitySetting.objects.filter(jurisdiction__in=list(chosen)).values_list(
+        "jurisdiction", "setting", "value"
+    )
+    for jurisdiction, setting, value in rows:
+        chosen[jurisdiction][setting] = value
+    return chosen
+
+
 def fingerprint(jurisdiction: str) -> str:
     """A short mark of the city's choices, for the obligations' law fingerprint ("" when it made none)."""
     return _mark(supplied(jurisdiction))
@@ -48,13 +59,7 @@ def fingerprint(jurisdiction: str) -> str:
 
 def fingerprints(jurisdictions) -> dict[str, str]:
     """`fingerprint` of each of the cities, in one query (the sweep's, whatever the number of cities)."""
-    chosen: dict[str, dict[str, Any]] = {j: {} for j in jurisdictions}
-    rows = CitySetting.objects.filter(jurisdiction__in=list(chosen)).values_list(
-        "jurisdiction", "setting", "value"
-    )
-    for jurisdiction, setting, value in rows:
-        chosen[jurisdiction][setting] = value
-    return {j: _mark(c) for j, c in chosen.items()}
+    return {j: _mark(c) for j, c in supplied_in(jurisdictions).items()}
 
 
 def _mark(chosen: dict[str, Any]) -> str:

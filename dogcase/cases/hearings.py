@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from dogcase.cases.citysettings import supplied as city_choices
+from dogcase.cases.citysettings import supplied_in
 from dogcase.cases.models import (
     HEARING_OFFICER_OF_STEP,
     Case,
@@ -65,6 +66,8 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
         start += SCHEDULING_PAGE
     more = len(case_ids) > CASES_READ
     case_ids = case_ids[:CASES_READ]
+    if not case_ids:
+        return [], False
     # the incident with its case: the case's state reads its date (one query, not one a case)
     cases = Case.objects.filter(pk__in=case_ids).select_related("dog", "incident")
     by_case: dict[int, list[Event]] = {pk: [] for pk in case_ids}
@@ -72,12 +75,14 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
         case_id__in=case_ids, kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]
     ).order_by("seq"):
         by_case[e.case_id].append(e)
-    users: dict[str, Any] = {}
+    # the cities' choices read once for all the cases; the user, whose hearings these are, already read
+    settings = supplied_in(cities)
+    users: dict[str, Any] = {str(user.pk): user}
     rows = []
     for case in cases:
         j = jurisdiction_of(case)
         events = by_case[case.pk]
-        state = case_state(case, events)
+        state = case_state(case, events, settings.get(case.jurisdiction, {}))
         recorded = state.events
         for name, hearing in scheduled_hearings(case, j, events, users, state=state).items():
             if hearing.officer is None or hearing.officer.pk != user.pk:

@@ -626,9 +626,10 @@ def law_events() -> models.Q:
     )
 
 
-def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
+def case_state(case: Case, events: list[Event] | None = None, settings: dict | None = None) -> CaseState:
     """The case as the law engine reads it: the steps taken, with corrections applied to their dates, and the
-    facts its records state (the latest record of each fact wins)."""
+    facts its records state (the latest record of each fact wins). `events` and `settings` (the city's
+    choices): when the caller has read them already, for several cases at once."""
     if events is None:
         events = list(case.events.filter(law_events()).order_by("seq"))
     corrections = Event.corrected_dates(events)
@@ -660,7 +661,7 @@ def case_state(case: Case, events: list[Event] | None = None) -> CaseState:
         incident_date=timezone.localtime(case.incident.occurred_at).date(),
         taken=tuple(taken),
         # the choices the city made of what its law leaves to it (City settings), over its pack's values
-        settings=city_choices(case.jurisdiction),
+        settings=city_choices(case.jurisdiction) if settings is None else settings,
         recorded=facts,
     )
 

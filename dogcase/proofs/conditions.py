@@ -12,7 +12,8 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from dogcase.cases.models import case_state, jurisdiction_of
+from dogcase.cases.citysettings import supplied_in
+from dogcase.cases.models import Event, case_state, jurisdiction_of, law_events
 from dogcase.law.jurisdiction import requirement_amounts
 
 DEFAULT_KIND = "document"
@@ -59,16 +60,17 @@ def _requirement_versions(j, rid: str, designation: str, day: dt.date) -> list:
     ]
 
 
-def conditions(case, at: dt.datetime | None = None) -> list[Condition]:
+def conditions(case, at: dt.datetime | None = None, state=None) -> list[Condition]:
     """The conditions the owner proves in this case, as the law in force at `at` (default now) lists them:
-    empty while the dog has no designation that carries any."""
+    empty while the dog has no designation that carries any. `state`: the case's state, when the caller has
+    read it already."""
     at = at or timezone.now()
     if not case.designation:
         return []
     j = jurisdiction_of(case)
     day = timezone.localtime(at, j.tz).date()
     steps = proof_steps(j, day)
-    state = case_state(case)
+    state = case_state(case) if state is None else state
     choices: list[dict] = []
     for step in steps:
         if step.for_ and case.designation not in step.for_:
@@ -143,8 +145,21 @@ def _condition(rid: str, what: str, versions: list, of_registration: bool, provi
     )
 
 
-def condition(case, condition_id: str, at: dt.datetime | None = None) -> Condition | None:
-    return next((c for c in conditions(case, at) if c.id == condition_id), None)
+def states(cases) -> dict:
+    """The state of each of the cases (read with their incidents), by case id: their events in one query, their
+    cities' choices in another, whatever the number of cases."""
+    cases = {c.pk: c for c in cases}
+    if not cases:
+        return {}
+    events: dict[int, list] = {pk: [] for pk in cases}
+    for e in Event.objects.filter(law_events(), case_id__in=sorted(cases)).order_by("seq"):
+        events[e.case_id].append(e)
+    chosen = supplied_in({c.jurisdiction for c in cases.values()})
+    return {pk: case_state(c, events[pk], chosen[c.jurisdiction]) for pk, c in cases.items()}
+
+
+def condition(case, condition_id: str, at: dt.datetime | None = None, state=None) -> Condition | None:
+    return next((c for c in conditions(case, at, state) if c.id == condition_id), None)
 
 
 def registered(case, at: dt.datetime | None = None) -> bool:

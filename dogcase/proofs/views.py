@@ -56,8 +56,9 @@ def _proof(user, pk: int) -> ProofSubmission:
         raise Http404("No such proof in your cities.") from None
 
 
-def proof_label(proof: ProofSubmission) -> tuple[str, str]:
-    cond = law.condition(proof.case, proof.condition)
+def proof_label(proof: ProofSubmission, state=None) -> tuple[str, str]:
+    """The condition's words and citation; `state`: the case's state, when read already."""
+    cond = law.condition(proof.case, proof.condition, state=state)
     return (cond.label, cond.citation) if cond else (proof.condition.replace("_", " "), "")
 
 

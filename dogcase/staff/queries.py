@@ -36,7 +36,7 @@ from dogcase.cases.models import (
     Victim,
 )
 from dogcase.cases.observations import OBSERVATION_DEADLINE
-from dogcase.staff import search_index
+from dogcase.staff import ranked, search_index
 from dogcase.staff.city_law import CityLaw, city_law
 
 # Staff who oversee everything of their cities see every item on the dashboard, not only those their role
@@ -347,29 +347,25 @@ def _open_tasks(user) -> QuerySet[Task]:
 _ORDER = {"tasks": ("created_at", "id"), "decide": ("opened_at", "id")}
 _RELATED = {"tasks": ("case", "case__dog"), "decide": ("dog", "incident")}
 _MODEL = {"tasks": Task, "decide": Case}  # the others are lists of obligations
+_ORDER_KEYS = {"tasks": ("created_at",), "decide": ("opened_at",)}  # each order's fields before the id
 # An act waiting with no time set by law (no due date) comes after the dated ones on both databases (PostgreSQL's
 # own order for ascending NULLs, so its index still serves the sort).
 DUE_ORDER = (F("due_date").asc(nulls_last=True), F("due_at").asc(nulls_last=True), "id")
 
 
-def _section_rows(
-    user, section: str, filters: dict[str, Q], *, offset: int, size: int, only=None, listed=None
-) -> list:
-    """A page of a list, in its order; `only`: the list's items are these ids (read by id, then ordered);
-    `listed`: the list's queryset, when the caller has built it already."""
+def _section_rows(user, section: str, filters: dict[str, Q], *, offset: int, size: int, listed=None) -> list:
+    """A page of a list, in its order; `listed`: the list's queryset, when the caller has built it already."""
     order = _ORDER.get(section, DUE_ORDER)
-    if only is None:
-        # the page's ids first, in the list's order, without the records shown beside them: a long list is
-        # sorted on its own rows (across cities, all of them), and the case and the dog are joined to the
-        # page's rows only (as a subquery, PostgreSQL joined them first)
-        listed = _list_queryset(user, section, filters) if listed is None else listed
-        only = list(listed.order_by(*order).values_list("pk", flat=True)[offset : offset + size])
-        offset = 0
-        if not only:
-            return []
+    # the page's ids first, in the list's order, without the records shown beside them: a long list is sorted
+    # on its own rows (across cities, all of them), and the case and the dog are joined to the page's rows
+    # only (as a subquery, PostgreSQL joined them first)
+    listed = _list_queryset(user, section, filters) if listed is None else listed
+    only = list(listed.order_by(*order).values_list("pk", flat=True)[offset : offset + size])
+    if not only:
+        return []
     rows = _MODEL.get(section, Obligation).objects.filter(pk__in=only)
     rows = rows.select_related(*_RELATED.get(section, ("case", "case__dog")))
-    return list(rows.order_by(*order)[offset : offset + size])
+    return list(rows.order_by(*order))
 
 
 COUNT_CAP = 1000  # a list's count stops here ("more than 1,000"): a count costs the same in any city
@@ -394,21 +390,6 @@ def _count(user, section: str, filters: dict[str, Q], cap: int | None = None, li
     return listed.order_by().values("pk")[: cap + 1].count()
 
 
-def _counted_rows(user, section: str, filters: dict[str, Q], *, cap: int, size: int) -> tuple[int, list]:
-    """A list's count (up to cap + 1) and its first `size` rows. The count reads the items' ids; when they are
-    all there (cap or fewer), the rows are those ids in the list's order, read by id: a list of a few items
-    among many active obligations is never looked for by walking them all in due order (at statewide size an
-    empty list's walk read every active obligation, 59 ms). A longer list's first page is read in its order
-    (_section_rows)."""
-    listed = _list_queryset(user, section, filters)
-    ids = list(listed.order_by().values_list("pk", flat=True)[: cap + 1])
-    if len(ids) > cap:
-        return len(ids), _section_rows(user, section, filters, offset=0, size=size, listed=listed)
-    if not ids:
-        return 0, []
-    return len(ids), _section_rows(user, section, filters, offset=0, size=size, only=ids)
-
-
 def count_words(n: int, cap: int | None = None) -> str:
     cap = COUNT_CAP if cap is None else cap
     return f"more than {cap:,}" if n > cap else f"{n:,}"
@@ -416,17 +397,24 @@ def count_words(n: int, cap: int | None = None) -> str:
 
 def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_PAGE) -> Dashboard:
     """How many items each list of the user's dashboard holds (up to DASHBOARD_COUNT_CAP) and its first `size` rows,
-    most urgent first (the earliest due first; undecided incidents and tasks oldest first): two queries a
-    list (three when it holds more than the cap) whatever the number of obligations, each reading through an
+    most urgent first (the earliest due first; undecided incidents and tasks oldest first): whatever the number
+    of lists and of obligations, one query counts every list and finds its first rows (staff/ranked.py), one
+    more when a list holds more than the cap, then one a table reads the rows shown — each reading through an
     index (obligation_active_city_deadline, obligation_active_due, task_open_created, case_undecided_opened)."""
     lists = lists_for(user)
     filters = _filters(user, lists, today, now)
     board = Dashboard(lists=lists)
+    ranked_lists = {}
     for sid in [w.id for w in lists] + ["tasks"]:
-        shown = min(size, DASHBOARD_TASKS) if sid == "tasks" else size
-        board.counts[sid], board.rows[sid] = _counted_rows(
-            user, sid, filters, cap=DASHBOARD_COUNT_CAP, size=shown
+        order = _ORDER.get(sid, DUE_ORDER)
+        ranked_lists[sid] = ranked.Ranked(
+            listed=_list_queryset(user, sid, filters),
+            keys=_ORDER_KEYS.get(sid, ("due_date", "due_at")),
+            order=order,
+            size=min(size, DASHBOARD_TASKS) if sid == "tasks" else size,
+            related=_RELATED.get(sid, ("case", "case__dog")),
         )
+    board.counts, board.rows = ranked.read(ranked_lists, cap=DASHBOARD_COUNT_CAP)
     return board
 
 

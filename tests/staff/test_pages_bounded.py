@@ -280,10 +280,13 @@ def test_the_dashboard_summarises_sooner_than_a_lists_own_page_counts(three_appe
     )
 
 
-def test_a_short_list_is_read_by_its_items_and_an_empty_one_not_at_all(three_appeals, clerk, make_staff_user):
-    """A list of the cap or fewer items is read by the ids its count found, in the list's order (the rows a
-    read in that order gives); an empty list runs no query for its rows; a longer one is sorted on its own rows
-    for the page's ids, then those rows are read with their case and dog."""
+def test_a_short_list_is_ranked_among_the_ids_its_count_read_and_a_long_one_in_its_order(
+    three_appeals, clerk, make_staff_user, monkeypatch
+):
+    """Every list of the dashboard is counted, and a list of the cap or fewer items ranked among the ids its
+    count read, in one query (no list walked in its order); an empty list reads no rows; the rows shown are read
+    with their case and dog, one query a table. A longer list's first rows are its first of all, in its order:
+    one query more, sorted on the list's own rows, whatever the number of such lists."""
     from dogcase.cases.pages import now_and_today
     from dogcase.staff import queries
 
@@ -291,25 +294,29 @@ def test_a_short_list_is_read_by_its_items_and_an_empty_one_not_at_all(three_app
     filters = queries._filters(clerk, queries.lists_for(clerk), today, now)
     walked = queries._section_rows(clerk, "other", filters, offset=0, size=10)
     assert len(walked) >= 3
+    ordered = '"cases_obligation"."due_date" ASC'
 
     with CaptureQueriesContext(connection) as ctx:
-        count, rows = queries._counted_rows(clerk, "other", filters, cap=100, size=10)
-    assert (count, [r.pk for r in rows]) == (len(walked), [r.pk for r in walked])
-    assert len(ctx.captured_queries) == 2 and '"cases_obligation"."id" IN (' in ctx.captured_queries[1]["sql"]
+        board = queries.dashboard(clerk, today=today, now=now)
+    assert (board.counts["other"], [r.pk for r in board.rows["other"]]) == (
+        len(walked),
+        [r.pk for r in walked],
+    )
+    counted, *read = (q["sql"] for q in ctx.captured_queries)
+    assert "ROW_NUMBER()" in counted and ordered not in counted
+    assert len(read) == len({type(r) for rows in board.rows.values() for r in rows})
+    assert any('"cases_obligation"."id" IN (' in q and "cases_dog" in q for q in read)
 
     # an officer's lists, where the appeals are the clerk's work: the seizures to make are empty
     officer = make_staff_user("animal_control_officer", username="other-officer")
-    officer_filters = queries._filters(officer, queries.lists_for(officer), today, now)
-    empty = [sid for sid in officer_filters if queries._count(officer, sid, officer_filters) == 0]
-    assert empty, {sid: queries._count(officer, sid, officer_filters) for sid in officer_filters}
-    with CaptureQueriesContext(connection) as ctx:
-        assert queries._counted_rows(officer, empty[0], officer_filters, cap=100, size=10) == (0, [])
-    assert len(ctx.captured_queries) == 1
+    board = queries.dashboard(officer, today=today, now=now)
+    assert board.counts["seizures"] == 0 and board.rows["seizures"] == []
 
+    monkeypatch.setattr(queries, "DASHBOARD_COUNT_CAP", 2)
     with CaptureQueriesContext(connection) as ctx:
-        count, rows = queries._counted_rows(clerk, "other", filters, cap=2, size=10)
-    assert count == 3 and [r.pk for r in rows] == [r.pk for r in walked]
-    # a longer list: its page's ids in the list's order, sorted without the case and the dog joined; then the rows
-    counted, ordered, read = (q["sql"] for q in ctx.captured_queries)
-    assert "ORDER BY" not in counted and '"cases_obligation"."due_date" ASC' in ordered
-    assert "cases_dog" not in ordered and '"cases_obligation"."id" IN (' in read and "cases_dog" in read
+        board = queries.dashboard(clerk, today=today, now=now)
+    assert board.counts["other"] == 3 and [r.pk for r in board.rows["other"]] == [r.pk for r in walked]
+    # the long list's page in its order, sorted without the case and the dog joined; then the rows
+    counted, again, *read = (q["sql"] for q in ctx.captured_queries)
+    assert ordered not in counted and ordered in again and "cases_dog" not in again
+    assert any('"cases_obligation"."id" IN (' in q and "cases_dog" in q for q in read)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.utils import timezone
 
-from dogcase.cases.access import cities_of, staff_roles
+from dogcase.cases.access import cities_of, read_access, staff_roles
 from dogcase.cases.acts.waiting import KIND as WAITING_KIND
 from dogcase.cases.guards import is_read_only, may_record
 from dogcase.cases.hearings import hearings_to_hold
 from dogcase.cases.pages import city_names, now_and_today
-from dogcase.cases.roles import roles_of
+from dogcase.cases.roles import ROLES
 from dogcase.staff import queries
 from dogcase.staff.present import WHO_WORDS, citations_text, countdown, plural
 
@@ -76,8 +76,10 @@ def home(request):
     user = request.user
     if not user.is_authenticated:
         return render(request, "staff/landing.html")
-    roles = roles_of(user)
-    if not staff_roles(user):
+    read_access(user)  # the user's roles, cities and offices, which every list below reads: one query
+    mine = staff_roles(user)
+    roles = [r for r in ROLES if r.group in mine]  # roles_of(user), without reading the groups again
+    if not mine:
         return render(request, "staff/no_role.html", {"roles": roles})
     now, today = now_and_today()
     city_ids = cities_of(user)
@@ -136,7 +138,6 @@ def home(request):
     size = queries.OVERSEER_PAGE if oversees else queries.DASHBOARD_PAGE
     board = queries.dashboard(user, today=today, now=now, size=size)
     cap = queries.DASHBOARD_COUNT_CAP  # the dashboard summarises; a list's own page counts further
-    mine = staff_roles(user)
     # the hearings this person is designated to hold (the hearing officer's own list)
     context["hearings"], context["hearings_more"] = hearings_to_hold(user, tuple(cities))
     own = [w for w in board.lists if w.source != "rest" and w.roles & mine]
@@ -158,7 +159,9 @@ def home(request):
         for w in board.lists
     ]
     tasks = rows("tasks", board.rows["tasks"])
+    waiting_proofs = proof_count(user)
     context.update(
+        proof_count=waiting_proofs,  # the proofs' section (proofs_tags.proofs_waiting) reads it from here
         sections=sections,
         tasks=tasks,
         task_count=board.counts["tasks"],
@@ -169,7 +172,7 @@ def home(request):
             {"id": s["id"], "title": s["title"], "count": s["count"], "words": s["count_words"]}
             for s in sections
         ]
-        + proof_queue_count(user)
+        + proof_queue_count(user, waiting_proofs)
         + [
             {
                 "id": "tasks",
@@ -182,14 +185,20 @@ def home(request):
     return render(request, "staff/dashboard.html", context)
 
 
-def proof_queue_count(user) -> list[dict]:
+def proof_count(user) -> int:
+    """How many proofs sent by owners wait for review in the user's cities: counted once a request, for the
+    counts above and the proofs' own section below."""
+    from dogcase.proofs.views import waiting
+
+    return waiting(user).count()
+
+
+def proof_queue_count(user, count: int) -> list[dict]:
     """The one queue of proof to review (what owners sent, dogcase.proofs), counted for those who review it."""
     from dogcase.proofs import services as proof_services
-    from dogcase.proofs.views import waiting
 
     if not proof_services.may_review(user):
         return []
-    count = waiting(user).count()
     return [{"id": "proofs", "title": "Proof to review", "count": count, "words": queries.count_words(count)}]
 
 
