@@ -59,16 +59,18 @@ def _requirement_versions(j, rid: str, designation: str, day: dt.date) -> list:
     ]
 
 
-def conditions(case, at: dt.datetime | None = None) -> list[Condition]:
+def conditions(case, at: dt.datetime | None = None, state=None) -> list[Condition]:
     """The conditions the owner proves in this case, as the law in force at `at` (default now) lists them:
-    empty while the dog has no designation that carries any."""
+    empty while the dog has no designation that carries any. `state`: the case's state, when the caller has
+    it already."""
     at = at or timezone.now()
     if not case.designation:
         return []
     j = jurisdiction_of(case)
     day = timezone.localtime(at, j.tz).date()
     steps = proof_steps(j, day)
-    state = case_state(case)
+    if state is None:
+        state = case_state(case)
     choices: list[dict] = []
     for step in steps:
         if step.for_ and case.designation not in step.for_:
