@@ -343,12 +343,13 @@ def case_detail(request, number: str):
             step_row(v, case) for v in verdicts if not (v.step.service_of and v.step.service_of in served)
         ]
     # the hearings scheduled, read once from the events the page has (the obligations and the first screen)
-    scheduled = scheduled_hearings(case, j, events, state=state) if j is not None else {}
+    users: dict[str, Any] = {}  # the members of staff the acts name, read once for the page
+    scheduled = scheduled_hearings(case, j, events, users, state=state) if j is not None else {}
     open_obligations, closed_obligations = obligation_rows(
         case, today=today, now=now, j=j, scheduled=scheduled
     )
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
-    entered = StepInputs(j, state) if j is not None else None
+    entered = StepInputs(j, state, users) if j is not None else None
     tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
     context = {
         "case": case,
@@ -380,7 +381,9 @@ def case_detail(request, number: str):
         "today": today,
         "custody": custody(state.events),
         "not_installed": None if j else not_installed(case.jurisdiction),
-        # the law's state of the case, for the panels the template includes (service, proofs)
+        # the case's events and the law's state of the case, for the panels the template includes (the
+        # declaration's departure, service, proofs)
+        "case_events": events,
         "law_state": state,
         "move": move_panel(case, user),
     }
@@ -394,8 +397,8 @@ def case_detail(request, number: str):
                 raise Http404("No such obligation open on this case.")
         return render(request, part, context)
     context["full"] = "full" in request.GET
-    context["money"] = money_panel.panel(case, user, j=j, now=now)
-    held = where_held(case, j) if j is not None else None
+    context["money"] = money_panel.panel(case, user, j=j, now=now, events=events, documents=issued)
+    held = where_held(case, j, events=events) if j is not None else None
     context["custody_record"] = held
     context["custody_days"] = held.days(today) if held else 0
     return render(request, "staff/case_detail.html", context)
