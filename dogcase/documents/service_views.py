@@ -93,7 +93,7 @@ def panel(document: IssuedDocument, today: dt.date, *, attempts=None, state=None
     return {
         "document": document,
         "rows": rows,
-        "next_action": serving.next_action(document, attempts, today, state),
+        "next_action": serving.next_action(document, attempts, today, state, probe=probe),
         "named": serving.named_words(j, probe) if probe and probe.named_methods else "",
         "citation": probe.notice_citations if probe else "",
         "case_version": document.case.version,

@@ -549,8 +549,11 @@ def models_max(field: str):
     return Max(field)
 
 
-def next_action(document: IssuedDocument, attempts: list[ServiceAttempt], day: dt.date, state=None) -> str:
-    """What to do next to serve the document, in words with the citation (`state`: as `rule_for`)."""
+def next_action(
+    document: IssuedDocument, attempts: list[ServiceAttempt], day: dt.date, state=None, *, probe=False
+) -> str:
+    """What to do next to serve the document, in words with the citation (`state`: as `rule_for`; `probe`:
+    the rule of personal service on `day`, when the caller has it)."""
     j = acts.jurisdiction_of(document)
     served = [
         a
@@ -565,7 +568,8 @@ def next_action(document: IssuedDocument, attempts: list[ServiceAttempt], day: d
     returned = [
         a for a in attempts if a.outcome in (Outcome.REFUSED, Outcome.UNCLAIMED, Outcome.UNDELIVERABLE)
     ]
-    probe = rule_for(document, "personal", day, state)
+    if probe is False:
+        probe = rule_for(document, "personal", day, state)
     how = f"{named_words(j, probe)} ({probe.notice_citations})" if probe and probe.named_methods else ""
     if waiting:
         a = waiting[-1]

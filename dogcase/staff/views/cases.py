@@ -384,6 +384,7 @@ def case_detail(request, number: str):
         # the case's events and the law's state of the case, for the panels the template includes (the
         # declaration's departure, service, proofs)
         "case_events": events,
+        "case_documents": issued,
         "law_state": state,
         "move": move_panel(case, user),
     }
