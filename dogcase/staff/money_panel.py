@@ -138,7 +138,10 @@ class Money:
     @classmethod
     def read(cls, case: Case, j, now: dt.datetime, events=None) -> Money:
         day = day_of(now, j)
-        return cls(case, j, now, day, account(case, day), charging.open_costs(case, now, events))
+        acct = account(case, day)
+        # the costs at actual cost, read from the account's charges (every charge of the case)
+        charged = [line.charge for line in acct.lines]
+        return cls(case, j, now, day, acct, charging.open_costs(case, now, events, charged))
 
     def offered(self, kind: str) -> bool:
         """Whether the form has anything to act on in this case now."""

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 # the queries of the busiest demo case's page (23 events, 6 documents, each served): 4 of them are the session,
 # the user, their roles and their cities
-BUDGET = 21
+BUDGET = 20
 
 
 @pytest.fixture
