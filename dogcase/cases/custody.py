@@ -36,9 +36,13 @@ class Custody:
         return (today - self.since).days + 1 if self.held else 0
 
 
-def where_held(case: Case, j, *, language: str = "en", viewer=None) -> Custody | None:
-    """The dog's custody as the case's acts leave it; None when it was never taken."""
-    events = list(case.events.filter(kind=Event.Kind.STEP).order_by("seq"))
+def where_held(case: Case, j, *, language: str = "en", viewer=None, events=None) -> Custody | None:
+    """The dog's custody as the case's acts leave it; None when it was never taken. `events`: all the case's
+    events in order, when the caller has them already (the case page)."""
+    if events is None:
+        events = list(case.events.filter(kind=Event.Kind.STEP).order_by("seq"))
+    else:
+        events = [e for e in events if e.kind == Event.Kind.STEP]
     last = None
     taken = None
     for e in events:

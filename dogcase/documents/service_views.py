@@ -57,15 +57,19 @@ def _uploads(request) -> list:
     return [f for f in request.FILES.getlist("proof") if f is not None]
 
 
-def panel(document: IssuedDocument, today: dt.date) -> dict[str, Any]:
-    """The service panel of one document: its attempts in words, what each started, and what to do next."""
+def panel(document: IssuedDocument, today: dt.date, *, attempts=None, state=None) -> dict[str, Any]:
+    """The service panel of one document: its attempts in words, what each started, and what to do next.
+    `attempts` (in their order) and the case's `state`, when the caller read them already (the case page)."""
     j = library().get(document.jurisdiction)
-    attempts = list(
-        document.service_attempts.select_related("step_event", "receipt_event").order_by("number")
-    )
+    if attempts is None:
+        attempts = list(
+            document.service_attempts.select_related("step_event", "receipt_event").order_by("number")
+        )
+    if state is None and document.step:
+        state = case_acts.case_state(document.case)
     rows = []
     for a in attempts:
-        rule = serving.rule_for(document, a.method, a.sent_on)
+        rule = serving.rule_for(document, a.method, a.sent_on, state)
         if a.number == 1 and a.step_event_id:
             started = "Recorded when the document was issued, with the step that issued it."
         elif a.step_event_id or a.receipt_event_id:
@@ -85,11 +89,11 @@ def panel(document: IssuedDocument, today: dt.date) -> dict[str, Any]:
                 "needs_article": a.method in serving.MAIL_WITH_ARTICLE and not a.article_number,
             }
         )
-    probe = serving.rule_for(document, "personal", today)
+    probe = serving.rule_for(document, "personal", today, state)
     return {
         "document": document,
         "rows": rows,
-        "next_action": serving.next_action(document, attempts, today),
+        "next_action": serving.next_action(document, attempts, today, state, probe=probe),
         "named": serving.named_words(j, probe) if probe and probe.named_methods else "",
         "citation": probe.notice_citations if probe else "",
         "case_version": document.case.version,

@@ -110,13 +110,13 @@ def _state(case: Case):
     return acts.case_state(case)
 
 
-def rule_for(document: IssuedDocument, method: str, day: dt.date) -> ServiceRule | None:
+def rule_for(document: IssuedDocument, method: str, day: dt.date, state=None) -> ServiceRule | None:
     """What the law says of serving this document by `method` (None: no method, or a document no step
-    issued)."""
+    issued). `state`: the case's state, when the caller has it already (a page of several documents)."""
     if not method or not document.step:
         return None
     j = acts.jurisdiction_of(document)
-    return service_rule(j, document.step, _state(document.case), method, day)
+    return service_rule(j, document.step, state if state is not None else _state(document.case), method, day)
 
 
 def nothing_started(j, rule: ServiceRule | None) -> str:
@@ -549,8 +549,11 @@ def models_max(field: str):
     return Max(field)
 
 
-def next_action(document: IssuedDocument, attempts: list[ServiceAttempt], day: dt.date) -> str:
-    """What to do next to serve the document, in words with the citation."""
+def next_action(
+    document: IssuedDocument, attempts: list[ServiceAttempt], day: dt.date, state=None, *, probe=False
+) -> str:
+    """What to do next to serve the document, in words with the citation (`state`: as `rule_for`; `probe`:
+    the rule of personal service on `day`, when the caller has it)."""
     j = acts.jurisdiction_of(document)
     served = [
         a
@@ -565,7 +568,8 @@ def next_action(document: IssuedDocument, attempts: list[ServiceAttempt], day: d
     returned = [
         a for a in attempts if a.outcome in (Outcome.REFUSED, Outcome.UNCLAIMED, Outcome.UNDELIVERABLE)
     ]
-    probe = rule_for(document, "personal", day)
+    if probe is False:
+        probe = rule_for(document, "personal", day, state)
     how = f"{named_words(j, probe)} ({probe.notice_citations})" if probe and probe.named_methods else ""
     if waiting:
         a = waiting[-1]

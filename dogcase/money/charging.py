@@ -196,7 +196,11 @@ class OpenCost:
     entered: Decimal  # already charged under it for that act
 
 
-def open_costs(case: Case, at: dt.datetime | None = None) -> list[OpenCost]:
+def open_costs(
+    case: Case, at: dt.datetime | None = None, events: list[Event] | None = None, charges=None
+) -> list[OpenCost]:
+    """The charges at actual cost the case's steps opened. `events`: all the case's events in order, and
+    `charges`: all the case's charges (its account's), when the caller has them already (the case page)."""
     at = at or timezone.now()
     j = jurisdiction_of(case)
     day = _day(j, at)
@@ -204,12 +208,25 @@ def open_costs(case: Case, at: dt.datetime | None = None) -> list[OpenCost]:
     if not actual:
         return []
     steps = {c.step for c in actual}
-    events = list(case.events.filter(kind=Event.Kind.STEP, data__step__in=sorted(steps)).order_by("seq"))
+    if events is None:
+        taken = list(case.events.filter(kind=Event.Kind.STEP, data__step__in=sorted(steps)).order_by("seq"))
+        corrected = None
+    else:
+        taken = [e for e in events if e.kind == Event.Kind.STEP and (e.data or {}).get("step") in steps]
+        corrected = [e for e in events if e.kind == Event.Kind.CORRECTION]
+    events = taken
     if not events:
         return []
-    corrections = Event.corrected_inputs(case.events.filter(kind=Event.Kind.CORRECTION))
+    if corrected is None:
+        corrected = case.events.filter(kind=Event.Kind.CORRECTION)
+    corrections = Event.corrected_inputs(corrected)
     entered: dict[tuple[str, int], Decimal] = {}
-    for ch in Charge.objects.filter(case=case, step_event__in=events, per=Charge.Per.EACH):
+    if charges is None:
+        charges = Charge.objects.filter(case=case, step_event__in=events, per=Charge.Per.EACH)
+    else:
+        step_events = {e.pk for e in events}
+        charges = [ch for ch in charges if ch.step_event_id in step_events and ch.per == Charge.Per.EACH]
+    for ch in charges:
         entered[(ch.charge, ch.step_event_id)] = (
             entered.get((ch.charge, ch.step_event_id), Decimal(0)) + ch.amount
         )

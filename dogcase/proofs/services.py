@@ -460,15 +460,16 @@ def by_condition(case: Case) -> dict[str, list[ProofSubmission]]:
     return out
 
 
-def standing(case: Case, at: dt.datetime | None = None) -> list[dict]:
+def standing(case: Case, at: dt.datetime | None = None, state=None) -> list[dict]:
     """Each condition with where its proof stands: "accepted" (the proof that counts), "waiting" (a proof
-    not yet reviewed), "rejected" (the latest one was not accepted: its reason), or "missing"."""
+    not yet reviewed), "rejected" (the latest one was not accepted: its reason), or "missing". `state`: the
+    case's state, when the caller has it already (the case page)."""
     at = at or timezone.now()
     j = jurisdiction_of(case)
     day = timezone.localtime(at, j.tz).date()
     proofs = by_condition(case)
     rows = []
-    for cond in law.conditions(case, at):
+    for cond in law.conditions(case, at, state=state):
         mine = proofs.get(cond.id, [])
         counting = next((p for p in mine if counts_on(p, day)), None)
         waiting = next((p for p in mine if p.status == ProofSubmission.Status.SUBMITTED), None)

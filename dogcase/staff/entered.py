@@ -35,17 +35,22 @@ def staff_name(user) -> str:
 class StepInputs:
     """Reads the inputs of the steps of one case."""
 
-    def __init__(self, j, state) -> None:
+    def __init__(self, j, state, users: dict[str, Any] | None = None) -> None:
         self.j = j
         self.state = state
         self._people: dict[str, str] = {}
+        # the users the page read already ({id as text: user or None}: `scheduled_hearings`' cache)
+        self._users = users if users is not None else {}
         self._choices: dict[tuple[str, dt.date], dict[str, dict[str, str]]] = {}
 
     def person(self, user_id: Any) -> str:
         """The name of the member of staff an input names (the hearing officer), read once per page."""
         key = str(user_id)
         if key not in self._people:
-            user = get_user_model().objects.filter(pk=int(key)).first() if key.isdecimal() else None
+            if key in self._users:
+                user = self._users[key]
+            else:
+                user = get_user_model().objects.filter(pk=int(key)).first() if key.isdecimal() else None
             self._people[key] = staff_name(user) if user is not None else "a person no longer on record"
         return self._people[key]
 

@@ -136,9 +136,12 @@ class Money:
     costs: list[charging.OpenCost]
 
     @classmethod
-    def read(cls, case: Case, j, now: dt.datetime) -> Money:
+    def read(cls, case: Case, j, now: dt.datetime, events=None) -> Money:
         day = day_of(now, j)
-        return cls(case, j, now, day, account(case, day), charging.open_costs(case, now))
+        acct = account(case, day)
+        # the costs at actual cost, read from the account's charges (every charge of the case)
+        charged = [line.charge for line in acct.lines]
+        return cls(case, j, now, day, acct, charging.open_costs(case, now, events, charged))
 
     def offered(self, kind: str) -> bool:
         """Whether the form has anything to act on in this case now."""
@@ -274,12 +277,13 @@ def initial(kind: str, m: Money) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------- the panel
 
 
-def panel(case: Case, user, *, j, now: dt.datetime) -> dict[str, Any] | None:
+def panel(case: Case, user, *, j, now: dt.datetime, events=None, documents=None) -> dict[str, Any] | None:
     """The case page's money panel, or None when the case has nothing charged, paid or open and its law lets
-    the city charge nothing for its designation."""
+    the city charge nothing for its designation. `events` (all the case's, in order) and `documents` (all its
+    issued documents, each marked `superseded`), when the page read them already."""
     if j is None:
         return None
-    m = Money.read(case, j, now)
+    m = Money.read(case, j, now, events)
     allowed = _allowed(j, case, m.day)
     if not (m.acct.lines or m.acct.entries or m.costs or allowed):
         return None
@@ -308,13 +312,21 @@ def panel(case: Case, user, *, j, now: dt.datetime) -> dict[str, Any] | None:
             for c in m.costs
         ],
         "allowed": allowed,
-        "statements": list(
+        "statements": _statements(case, documents),
+        "forms": [build_form(kind, m) for kind in FORMS if may(kind, user) and m.offered(kind)],
+    }
+
+
+def _statements(case: Case, documents) -> list[IssuedDocument]:
+    """The case's latest three statements of charges in force."""
+    if documents is None:
+        return list(
             IssuedDocument.objects.filter(
                 case=case, doc_type=STATEMENT_OF_CHARGES, replaced_by__isnull=True
             ).order_by("-issued_at", "-id")[:3]
-        ),
-        "forms": [build_form(kind, m) for kind in FORMS if may(kind, user) and m.offered(kind)],
-    }
+        )
+    shown = [d for d in documents if d.doc_type == STATEMENT_OF_CHARGES and not d.superseded]
+    return sorted(shown, key=lambda d: (d.issued_at, d.pk), reverse=True)[:3]
 
 
 def _who(user) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.urls import reverse
 
 from dogcase.cases.access import cities_of
@@ -17,7 +18,13 @@ from dogcase.documents.models import IssuedDocument
 def move_panel(case: Case, user) -> dict[str, Any] | None:
     """What the case page says of a move: where the case came from (its history and documents), or where it
     went (a link for staff of that city too)."""
-    came = CaseMove.objects.filter(to_case=case).select_related("from_case", "from_case__dog").first()
+    # the moves in and out of the case, in one query (a case that came here and went on shows where it came from)
+    moves = list(
+        CaseMove.objects.filter(Q(to_case=case) | Q(from_case=case))
+        .select_related("from_case", "from_case__dog", "to_case")
+        .order_by("pk")
+    )
+    came = next((m for m in moves if m.to_case_id == case.pk), None)
     if came is not None:
         source = came.from_case
         j = installed(source.jurisdiction)
@@ -41,7 +48,7 @@ def move_panel(case: Case, user) -> dict[str, Any] | None:
             "citation": _citation(case, "open_case"),
             "documents": documents,
         }
-    went = CaseMove.objects.filter(from_case=case).select_related("to_case").first()
+    went = next((m for m in moves if m.from_case_id == case.pk), None)
     if went is not None:
         there = went.to_case
         return {

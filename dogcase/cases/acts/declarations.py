@@ -121,10 +121,15 @@ def check_declaration(
     return {**departure, "reason": reason}
 
 
-def recorded_departure(case: Case) -> dict[str, Any] | None:
+def recorded_departure(case: Case, events=None) -> dict[str, Any] | None:
     """The departure the latest step that set the case's designation recorded, with who gave the reason and
-    when; None when that step followed the facts."""
-    for event in Event.objects.filter(case=case, kind=Event.Kind.STEP).order_by("-seq"):
+    when; None when that step followed the facts. `events`: all the case's events in order, when the caller
+    has them already (the case page)."""
+    if events is None:
+        steps = Event.objects.filter(case=case, kind=Event.Kind.STEP).order_by("-seq")
+    else:
+        steps = [e for e in reversed(events) if e.kind == Event.Kind.STEP]
+    for event in steps:
         data = event.data or {}
         if "departure" in data:
             return {**data["departure"], "at": event.at, "by": event.actor_name, "seq": event.seq}

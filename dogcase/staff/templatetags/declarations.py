@@ -12,13 +12,13 @@ from dogcase.cases.acts import declarations
 register = template.Library()
 
 
-@register.simple_tag
-def declaration_departure(case) -> dict[str, Any] | None:
+@register.simple_tag(takes_context=True)
+def declaration_departure(context, case) -> dict[str, Any] | None:
     """The reason recorded for declaring a designation the facts did not support, if the case's latest
-    declaration did."""
+    declaration did (read from the page's `case_events`, the case's events in order, when it has them)."""
     if case is None or not getattr(case, "pk", None):
         return None
-    return declarations.recorded_departure(case)
+    return declarations.recorded_departure(case, context.get("case_events"))
 
 
 @register.simple_tag(takes_context=True)

@@ -179,12 +179,17 @@ def _entered(entered, e: Event, fixes: dict[int, dict]) -> list[dict[str, str]]:
 ENDED = ("met", "withdrawn", "lapsed")
 
 
-def obligation_rows(case: Case, *, today, now, j=None) -> tuple[list[dict], list[dict]]:
+def obligation_rows(case: Case, *, today, now, j=None, scheduled=None) -> tuple[list[dict], list[dict]]:
     """(open, closed) obligations of the case, each with its countdown, citations, consequences and the
-    events its time is counted from, in the city's words for them (`j`)."""
+    events its time is counted from, in the city's words for them (`j`); `scheduled`: the case's scheduled
+    hearings (`scheduled_hearings`), when the caller has them already."""
     open_rows, closed_rows = [], []
     # an obligation met by holding a scheduled hearing says when and where it is
-    appointments = hearings_by_obligation(j, scheduled_hearings(case, j), today) if j is not None else {}
+    appointments = {}
+    if j is not None:
+        if scheduled is None:
+            scheduled = scheduled_hearings(case, j)
+        appointments = hearings_by_obligation(j, scheduled, today)
     for ob in case.obligations.exclude(kind="act"):  # an act waiting (cases/acts/waiting.py): a step below
         due = ob.due_at or ob.due_date
         hearing = appointments.get(ob.deadline_id) if ob.status not in ENDED else None
@@ -295,24 +300,12 @@ def _classification(events: list[Event]) -> dict | None:
     return None
 
 
-def _issuing_steps_with_documents(case: Case) -> set[str]:
-    from dogcase.documents.models import IssuedDocument
-
-    return set(IssuedDocument.objects.filter(case=case).values_list("step", flat=True).distinct())
-
-
 def next_due(open_rows: list[dict]) -> dict | None:
     """What is due next, for the case page's first screen: the soonest open obligation with a date by which it is
     due (the rows come soonest first), before a time that only opens an act (not before) or one not yet worked
     out; else the first open row."""
     dated = [r for r in open_rows if r["kind"] == "due" and r["status"] != "undetermined" and r["due"]]
     return (dated or open_rows or [None])[0]
-
-
-def _document_count(case: Case) -> int:
-    from dogcase.documents.models import IssuedDocument
-
-    return IssuedDocument.objects.filter(case=case, replaced_by__isnull=True).count()
 
 
 @staff_required
@@ -333,6 +326,10 @@ def case_detail(request, number: str):
         ],
     )
     read_only = is_read_only(user)
+    # the case's documents, read once: by the event that issued each (the timeline), the steps that issued
+    # them, and how many are in force (not replaced by a corrected version)
+    documents = timeline_documents(case)
+    issued = [d for docs in documents.values() for d in docs]
     steps = []
     if j is not None:
         verdicts = j.available_steps(state, law_actor(user, case.jurisdiction), now)
@@ -341,13 +338,18 @@ def case_detail(request, number: str):
             verdicts = [v for v in verdicts if v.step.concerns == "person"]
         # a further service or receipt of a notice dogcase issued is recorded on the document (its service
         # panel), which takes the step: one record of each attempt
-        served = _issuing_steps_with_documents(case)
+        served = {d.step for d in issued}
         steps = [
             step_row(v, case) for v in verdicts if not (v.step.service_of and v.step.service_of in served)
         ]
-    open_obligations, closed_obligations = obligation_rows(case, today=today, now=now, j=j)
+    # the hearings scheduled, read once from the events the page has (the obligations and the first screen)
+    users: dict[str, Any] = {}  # the members of staff the acts name, read once for the page
+    scheduled = scheduled_hearings(case, j, events, users, state=state) if j is not None else {}
+    open_obligations, closed_obligations = obligation_rows(
+        case, today=today, now=now, j=j, scheduled=scheduled
+    )
     owners = [o.person for o in case.dog.ownerships.select_related("person").order_by("since", "id")]
-    entered = StepInputs(j, state) if j is not None else None
+    entered = StepInputs(j, state, users) if j is not None else None
     tasks = list(case.tasks.filter(done_at__isnull=True).order_by("created_at", "id"))
     context = {
         "case": case,
@@ -359,21 +361,17 @@ def case_detail(request, number: str):
             may_correct=not read_only,
             j=j,
             entered=entered,
-            documents=timeline_documents(case),
+            documents=documents,
         ),
         # a hearing still to come; one held is in the timeline, with what was decided
         "hearings": sorted(
-            (
-                h
-                for name, h in (scheduled_hearings(case, j, events).items() if j is not None else ())
-                if not was_held(j, name, h, state.events)
-            ),
+            (h for name, h in scheduled.items() if not was_held(j, name, h, state.events)),
             key=lambda h: h.at,
         ),
         "open_obligations": open_obligations,
         "closed_obligations": closed_obligations,
         "next_due": next_due(open_obligations),
-        "document_count": _document_count(case),
+        "document_count": sum(1 for d in issued if not d.superseded),
         "message_count": case.messages.count(),
         "allowed_steps": [s for s in steps if s["allowed"]],
         "refused_steps": [s for s in steps if not s["allowed"]],
@@ -383,6 +381,11 @@ def case_detail(request, number: str):
         "today": today,
         "custody": custody(state.events),
         "not_installed": None if j else not_installed(case.jurisdiction),
+        # the case's events and the law's state of the case, for the panels the template includes (the
+        # declaration's departure, service, proofs)
+        "case_events": events,
+        "case_documents": issued,
+        "law_state": state,
         "move": move_panel(case, user),
     }
     # a heavy fold is fetched when opened (static/dogcase/folds.js); ?full=1 shows the whole page without script
@@ -395,8 +398,8 @@ def case_detail(request, number: str):
                 raise Http404("No such obligation open on this case.")
         return render(request, part, context)
     context["full"] = "full" in request.GET
-    context["money"] = money_panel.panel(case, user, j=j, now=now)
-    held = where_held(case, j) if j is not None else None
+    context["money"] = money_panel.panel(case, user, j=j, now=now, events=events, documents=issued)
+    held = where_held(case, j, events=events) if j is not None else None
     context["custody_record"] = held
     context["custody_days"] = held.days(today) if held else 0
     return render(request, "staff/case_detail.html", context)
