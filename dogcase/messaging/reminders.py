@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import NamedTuple
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -124,8 +125,71 @@ def due_today(today: dt.date):
 
 
 def reminder_rows(today: dt.date) -> list[Due]:
-    """due_today(), a Due a row."""
-    return [Due(*row) for row in due_today(today)]
+    """due_today(), a Due a row: its statement compiled once for every day (_DayStatement), then run by the
+    cursor with the day's dates."""
+    key = (connection.alias, tuple(sorted((d, tuple(sorted(ids))) for d, ids in earlier_reminders().items())))
+    statement = _statements.get(key)
+    if statement is None:
+        statement = _statements[key] = _DayStatement.compile()
+    if statement is None:  # the statement's words depend on the day: the ORM's own way, every day
+        return [Due(*row) for row in due_today(today)]
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, statement.params_for(today))
+        rows = cursor.fetchall()
+    due = DUE_FIELDS.index("due_date")
+    return [
+        Due(
+            *row[:due],
+            dt.date.fromisoformat(row[due]) if isinstance(row[due], str) else row[due],
+            *row[due + 1 :],
+        )
+        for row in rows
+    ]
+
+
+class _DayStatement(NamedTuple):
+    """due_today()'s statement, the same words every day: only its dates change, each a fixed number of days
+    from the day reminded. Compiled for two days far apart, the parameters that differ are those dates (kept as
+    their offsets and their type: a date, or the ISO text SQLite is given); the others are the same every day.
+    Building and compiling the query took more time than running it on a city's day of reminders."""
+
+    sql: str
+    params: tuple
+    offsets: dict  # index of a date parameter -> (days from the day reminded, given as text)
+
+    REFERENCE = dt.date(2000, 1, 1)
+    OTHER = dt.date(2003, 7, 1)
+
+    @classmethod
+    def compile(cls) -> _DayStatement | None:
+        first, first_params = due_today(cls.REFERENCE).query.sql_with_params()
+        second, second_params = due_today(cls.OTHER).query.sql_with_params()
+        if first != second or len(first_params) != len(second_params):
+            return None
+        offsets = {}
+        for index, (a, b) in enumerate(zip(first_params, second_params, strict=True)):
+            if a == b:
+                continue
+            as_text = isinstance(a, str)
+            try:
+                day_a = dt.date.fromisoformat(a) if as_text else a
+                day_b = dt.date.fromisoformat(b) if as_text else b
+            except (TypeError, ValueError):
+                return None
+            if not isinstance(day_a, dt.date) or (day_a - cls.REFERENCE) != (day_b - cls.OTHER):
+                return None
+            offsets[index] = ((day_a - cls.REFERENCE).days, as_text)
+        return cls(first, tuple(first_params), offsets)
+
+    def params_for(self, today: dt.date) -> list:
+        params = list(self.params)
+        for index, (days, as_text) in self.offsets.items():
+            day = today + dt.timedelta(days=days)
+            params[index] = day.isoformat() if as_text else day
+        return params
+
+
+_statements: dict[tuple, _DayStatement | None] = {}
 
 
 def _items(rows: list[Due], today: dt.date) -> list[tuple[Due, str, str, str, dict]]:

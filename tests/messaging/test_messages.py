@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from email import message_from_bytes, policy
 from io import BytesIO
+from unittest import mock
 
 import pytest
 from django.core.management import call_command
@@ -468,3 +469,38 @@ def test_a_second_run_the_same_day_sends_nothing_again_in_a_few_queries_whatever
     cases += [served_case(make_case, email=f"owner{i}@example.org") for i in range(4)]
     assert {hearing_obligation(c).due_date for c in cases} == {hearing_obligation(cases[0]).due_date}
     assert again() == one <= 6
+
+
+def test_the_day_s_rows_from_the_compiled_statement_are_the_orm_s_rows_on_every_day(make_case, story):
+    """reminder_rows runs due_today's statement compiled once, with each day's dates: the same rows, columns
+    and types as the query built for that day, and nothing compiled again on another day."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    from dogcase.messaging import reminders
+
+    c = served_case(make_case)
+    for i in range(3):
+        story("battle-lake-mn", day=20 + 11 * i)
+    due_days = sorted(set(Obligation.objects.exclude(due_date=None).values_list("due_date", flat=True)))
+    assert len(due_days) >= 3, due_days
+    days = {d - dt.timedelta(days=n) for d in due_days for n in (-2, 0, 1, 2, 7, 30)}
+    reminders._statements.clear()
+    reminders.reminder_rows(due_days[0])  # compiled here
+    compiled = []
+    real_as_sql = SQLCompiler.as_sql
+
+    def counting(self, *args, **kwargs):
+        compiled.append(self.query.model)
+        return real_as_sql(self, *args, **kwargs)
+
+    found = 0
+    for day in sorted(days):
+        with mock.patch.object(SQLCompiler, "as_sql", counting):
+            rows = reminders.reminder_rows(day)
+        assert not compiled, f"compiled again for {day}"
+        expected = [reminders.Due(*row) for row in reminders.due_today(day)]
+        assert rows == expected, day
+        assert all(isinstance(r.due_date, dt.date) for r in rows)
+        found += len(rows)
+    assert found, "some day of the cases' deadlines has reminders"
+    assert c.case.pk in {r.case_id for day in days for r in reminders.reminder_rows(day)}
