@@ -214,6 +214,7 @@ def test_only_the_clerk_or_the_administrator_brings_in_open_cases(make_staff_use
         pages[user.pk] = client.get("/imports/").content.decode()
     assert '<option value="cases"' not in pages[officer.pk] and '<option value="dogs"' in pages[officer.pk]
     assert '<option value="cases"' in pages[clerk.pk]
+    assert "open cases at the stage" in pages[clerk.pk] and "open cases" not in pages[officer.pk]
 
 
 def test_a_case_already_here_or_twice_in_the_file_is_a_row_problem(clerk, city_records):

@@ -95,14 +95,12 @@ def import_list(request):
     sources = sorted(
         set(ImportSource.objects.filter(jurisdiction__in=cities).values_list("name", flat=True)) | {"ASM3"}
     )
+    can_bring_cases = bool(staff_roles(request.user) & service.CASE_RECORDERS)
     context = {
         "cities": names,
         # open cases only for the clerk and the administrator (service.require_importer)
-        "kinds": [
-            (k, Kind(k).label)
-            for k in service.KINDS
-            if k != Kind.CASES or staff_roles(request.user) & service.CASE_RECORDERS
-        ],
+        "kinds": [(k, Kind(k).label) for k in service.KINDS if k != Kind.CASES or can_bring_cases],
+        "can_bring_cases": can_bring_cases,
         "values": values,
         "errors": errors,
         "runs": runs,
