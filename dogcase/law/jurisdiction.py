@@ -45,6 +45,9 @@ __all__ = [
     "spec_words",
 ]
 
+# the distinct days whose versions in force a loaded jurisdiction keeps (versions_on) before it starts again
+VERSION_DAYS_KEPT = 4096
+
 
 class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
     """The law of one place: its own pack over the state floor, checked as a whole when built."""
@@ -103,6 +106,7 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
         for layer in self.layers:
             days |= layer.boundaries()
         self.boundaries: list[dt.date] = sorted(days)
+        self._versions_by_day: dict[dt.date, tuple[ProvisionVersion, ...]] = {}
         self._classifiers: dict[tuple[int, bool], Any] = {}
         floor = state.floor_provision if state else None
         floor_version = state.provisions[floor.split(":", 1)[1]].versions[-1] if floor and state else None
@@ -119,14 +123,22 @@ class Jurisdiction(ClassifierMixin, DeadlinesMixin, ConflictsMixin):
             for provision in layer.provisions.values():
                 yield from provision.versions
 
-    def versions_on(self, day: dt.date) -> list[ProvisionVersion]:
-        out = []
-        for layer in self.layers:
-            for provision in layer.provisions.values():
-                version = provision.version_on(day)
-                if version is not None:
-                    out.append(version)
-        return out
+    def versions_on(self, day: dt.date) -> tuple[ProvisionVersion, ...]:
+        """The versions of the provisions in force on `day`, layer by layer. A page asks this of the same few days
+        dozens of times (each step, form and document reads it), so each day's answer is kept: the packs do not
+        change under a loaded jurisdiction (a reload builds a new one)."""
+        found = self._versions_by_day.get(day)
+        if found is None:
+            found = tuple(
+                version
+                for layer in self.layers
+                for provision in layer.provisions.values()
+                if (version := provision.version_on(day)) is not None
+            )
+            if len(self._versions_by_day) >= VERSION_DAYS_KEPT:
+                self._versions_by_day.clear()  # a server's lifetime of distinct days: start again
+            self._versions_by_day[day] = found
+        return found
 
     def defects_for(self, keys, day: dt.date | None = None) -> list[Defect]:
         out: list[Defect] = []

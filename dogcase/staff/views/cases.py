@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -248,7 +249,25 @@ def _cites(provisions) -> list[dict[str, Any]]:
     return [dict(p) for p in provisions or ()]
 
 
-def step_row(verdict, case: Case) -> dict[str, Any]:
+SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+
+
+def act_urls(case: Case):
+    """The url of the act form of each of the case's steps: reversed once for the case, then each step's id put
+    in its place (a page lists dozens of steps); an id the url's pattern would not take is reversed as it is
+    (and refused there)."""
+    marker = "step-id"
+    base = reverse("staff:act", args=[case.number, marker])
+
+    def url(step_id: str) -> str:
+        if base.endswith(marker) and SLUG.fullmatch(step_id):
+            return base[: -len(marker)] + step_id
+        return reverse("staff:act", args=[case.number, step_id])
+
+    return url
+
+
+def step_row(verdict, case: Case, act_url=None) -> dict[str, Any]:
     step = verdict.step
     return {
         "id": step.id,
@@ -271,7 +290,7 @@ def step_row(verdict, case: Case) -> dict[str, Any]:
             for n in step.notes
         ]
         + [{"text": text, "citation": ""} for text in verdict.notes],
-        "url": reverse("staff:act", args=[case.number, step.id]),
+        "url": (act_url or act_urls(case))(step.id),
         "recipients": recipients(step, case.designation),
     }
 
@@ -339,8 +358,11 @@ def case_detail(request, number: str):
         # a further service or receipt of a notice dogcase issued is recorded on the document (its service
         # panel), which takes the step: one record of each attempt
         served = {d.step for d in issued}
+        act_url = act_urls(case)
         steps = [
-            step_row(v, case) for v in verdicts if not (v.step.service_of and v.step.service_of in served)
+            step_row(v, case, act_url)
+            for v in verdicts
+            if not (v.step.service_of and v.step.service_of in served)
         ]
     # the hearings scheduled, read once from the events the page has (the obligations and the first screen)
     users: dict[str, Any] = {}  # the members of staff the acts name, read once for the page
