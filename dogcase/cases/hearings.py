@@ -292,28 +292,36 @@ def bookings(j, place: str, start: dt.datetime, end: dt.datetime, *, day: dt.dat
     return out
 
 
-def check_room(j, case: Case, step_id: str, cleaned, at: dt.datetime) -> tuple[str, str] | None:
+def check_room(
+    j, case: Case, step_id: str, cleaned, at: dt.datetime, *, after: dt.datetime | None = None
+) -> tuple[str, str] | None:
     """Whether the step schedules a hearing in a room already booked then: (the input's id, the refusal in
-    words naming the other case and its time), or None. The act refuses it (dogcase.cases.acts.take_step)."""
+    words naming the other case and its time), or None. The act refuses it (dogcase.cases.acts.take_step).
+    `after`: only a hearing that starts after it is checked (a hearing already past, recorded from the city's
+    records, holds no room: dogcase.cases.acts.take_recorded_step)."""
     day = timezone.localtime(at).date()
     for s in scheduled_inputs(j, day):
         if s.step_id != step_id:
             continue
         start = parse_moment(cleaned.get(s.input_id))
         place = str(cleaned.get("place") or "").strip()
-        if start is None or not place:
+        if start is None or not place or (after is not None and start <= after):
             continue
         length = hearing_length(j)
         found = bookings(j, place, start, start + length, day=day, but=(case.pk, s.event))
         if found:
             b = found[0]
-            when = timezone.localtime(b.start)
-            minutes = int(length.total_seconds() // 60)
-            lasts = "one hour" if minutes == 60 else f"{minutes} minutes"
-            return (
-                s.input_id,
-                f"{b.place} is already booked for the hearing of case {b.case_number} on "
-                f"{when:%A %-d %B %Y at %H:%M} (a hearing holds its room for {lasts}): choose another time "
-                "or place",
-            )
+            return (s.input_id, booked_words(b.place, f"case {b.case_number}", b.start, length))
     return None
+
+
+def booked_words(place: str, whose: str, start: dt.datetime, length: dt.timedelta) -> str:
+    """A room refused in words: `place` is already booked for the hearing of `whose` ("case BL-2026-0001")
+    starting at `start`."""
+    when = timezone.localtime(start)
+    minutes = int(length.total_seconds() // 60)
+    lasts = "one hour" if minutes == 60 else f"{minutes} minutes"
+    return (
+        f"{place} is already booked for the hearing of {whose} on {when:%A %-d %B %Y at %H:%M} (a hearing "
+        f"holds its room for {lasts}): choose another time or place"
+    )

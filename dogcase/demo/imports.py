@@ -27,8 +27,10 @@ BL-LOG-0147,{d(52)},Battle Lake public beach,Battle Lake,Public place,Bite,98511
 
 
 def open_cases() -> str:
-    return f"""Case ID,Incident,Designation,Declared on,Basis,Notice served on,Served how,Notice received
-BL-LOG-C-031,BL-LOG-0147,Potentially dangerous,{d(48)},"Unprovoked bite on a person in a public place (the beach), see the incident log.",{d(47)},Personal,{d(47)}
+    # the incident log records no facts the law asks of a designation: the declaration says why it was made
+    # (docs/data.md, "Open cases, at the stage they have reached")
+    return f"""Case ID,Incident,Designation,Declared on,Basis,Reason for the declaration,Notice served on,Served how,Notice received
+BL-LOG-C-031,BL-LOG-0147,Potentially dangerous,{d(48)},"Unprovoked bite on a person in a public place (the beach), see the incident log.","The officer's report in the clerk's files says the swimmer was bitten on the arm, unprovoked, on the public beach; the incident log does not record it.",{d(47)},Personal,{d(47)}
 """
 
 

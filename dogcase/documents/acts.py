@@ -310,11 +310,14 @@ def record_step_taken_before(
     at: dt.datetime,
     taken_by: str,
     record: Mapping[str, Any],
+    departure_reason: str = "",
 ) -> case_acts.StepResult:
     """A step the city took before it used dogcase, recorded from its records (dogcase.imports: an open case
     brought in at its stage). Its notices were issued outside dogcase: none is filled or rendered here, and what
     they contained is what the law requires, as `record["attested_by"]` attested when the file was brought in
-    (the event keeps the attestation). The cases' act checks the step as the law would have then."""
+    (the event keeps the attestation). The cases' act checks the step as the law would have then.
+    `departure_reason`: why a designation the recorded facts do not support was declared (required then, as
+    for a step taken in dogcase: dogcase.cases.acts.declarations)."""
     if not record.get("attested_by"):
         raise case_acts.InvalidInput(
             "attest", "say that the notices were served as the rows say and contained what the law requires"
@@ -332,6 +335,7 @@ def record_step_taken_before(
         taken_by=taken_by,
         record=record,
         issuing=_ISSUING,
+        departure_reason=departure_reason,
     )
 
 

@@ -27,7 +27,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogcase.cases import acts
-from dogcase.cases.hearings import designatable_staff
+from dogcase.cases.acts.declarations import FIELD as REASON_INPUT
+from dogcase.cases.hearings import booked_words, designatable_staff, hearing_length, place_key
 from dogcase.cases.models import Case, Dog, Incident, Ownership
 from dogcase.documents.acts import record_step_taken_before
 from dogcase.imports import fields as F
@@ -136,6 +137,7 @@ def _case_row(walk: Walk, number: int, row: list[str]) -> None:
     if walk.row_problems:
         return
     _check_dates(walk, days, incident, designation)
+    _check_hearing(walk, days, hearing_at)
     if (earlier := walk.case_rows.get((incident.pk, dog.pk))) is not None:
         raise Refusal("incident_ref", f"row {earlier} is the case of the same incident and dog")
     walk.case_rows[(incident.pk, dog.pk)] = number
@@ -146,15 +148,17 @@ def _case_row(walk: Walk, number: int, row: list[str]) -> None:
         raise Refusal(
             "incident_ref", f"this incident's case for this dog is already in dogcase (case {already})"
         )
+    room = _room(walk, row, hearing_at)
     try:
         with transaction.atomic():
             case = _record(walk, number, row, incident, dog, days, hearing_at, designation)
             if not walk.commit:
                 raise _TakeBack
     except _TakeBack:
-        walk.remember(number, "case", ref, None, True)
-        return
-    walk.remember(number, "case", ref, case.pk, True)
+        case = None
+    if room is not None:
+        walk.rooms.append((*room, number))
+    walk.remember(number, "case", ref, case.pk if case is not None else None, True)
 
 
 # ------------------------------------------------------------------------------------------- the cells
@@ -231,6 +235,38 @@ def _check_dates(walk: Walk, days: dict, incident: Incident, designation: str | 
         raise Refusal("designation", "a case declared says what the dog was declared")
 
 
+def _check_hearing(walk: Walk, days: dict, hearing_at: dt.datetime | None) -> None:
+    """A hearing's date and time come with the day it was scheduled, where the city's procedure schedules
+    hearings: the notice of the hearing is dated from that day (mailed to the owner then), so it is never
+    guessed from another date."""
+    if hearing_at is None or days["hearing_scheduled_on"] is not None or not _schedules_hearings(walk):
+        return
+    raise Refusal(
+        "hearing_scheduled_on",
+        "give the day the hearing was scheduled (its notice mailed to the owner): the notice of the hearing "
+        "is dated from it, and dogcase does not guess it from another date",
+    )
+
+
+def _schedules_hearings(walk: Walk) -> bool:
+    return any(step.act == ACT_OF["schedule"] for step in walk.j.procedure(walk.today))
+
+
+def _room(walk: Walk, row, hearing_at: dt.datetime | None) -> tuple[str, dt.datetime] | None:
+    """The room a hearing still to come books, (place, start), where the city's procedure schedules hearings;
+    a room an earlier row of the file booked then is the row's problem (the check takes each case back, so
+    the file's own bookings are kept here; a hearing already in dogcase is the act's to refuse). A hearing
+    already past books none."""
+    place = walk.cell(row, "hearing_place")
+    if hearing_at is None or hearing_at <= walk.at or not place_key(place) or not _schedules_hearings(walk):
+        return None
+    length = hearing_length(walk.j)
+    for booked, start, number in walk.rooms:
+        if booked == place_key(place) and start < hearing_at + length and hearing_at < start + length:
+            raise Refusal("hearing_at", booked_words(place, f"row {number} of this file", start, length))
+    return place_key(place), hearing_at
+
+
 # ------------------------------------------------------------------------------------------ recording
 
 
@@ -250,10 +286,8 @@ def _record(walk: Walk, number: int, row, incident, dog, days, hearing_at, desig
     officer = _hearing_officer(walk, row, case, designation, days)
     for index, stage in enumerate(STAGES, start=1):
         day = days[stage.date_field]
-        if stage.name == "schedule":
-            if hearing_at is None:
-                continue
-            day = day or days["hearing_requested_on"] or days["declared_on"]
+        if stage.name == "schedule" and hearing_at is None:
+            continue
         if day is None:
             continue
         # a notice (or a decision) received after the day it was served is recorded once both are known (the
@@ -271,7 +305,15 @@ def _record(walk: Walk, number: int, row, incident, dog, days, hearing_at, desig
         taken_by = officer if officer and stage.name in ("hold", "decide") else f"recorded:{stage.name}"
         try:
             case = record_step_taken_before(
-                case, step.id, recorder=walk.actor, inputs=given, at=at, taken_by=taken_by, record=record
+                case,
+                step.id,
+                recorder=walk.actor,
+                inputs=given,
+                at=at,
+                taken_by=taken_by,
+                record=record,
+                # a declaration the recorded facts do not support needs its reason, as on the staff's form
+                departure_reason=walk.cell(row, "departure_reason"),
             ).case
         except acts.InvalidInput as exc:
             raise Refusal(_field_of(stage, step, exc.field), f"{step.label}: {exc.rule}") from None
@@ -407,6 +449,8 @@ def _hearing_officer(walk: Walk, row, case: Case, designation, days) -> str | No
 def _field_of(stage: Stage, step, input_id: str) -> str:
     """Our field for one of a step's inputs (its problem goes to that column), else the stage's date."""
     kind = next((i.kind for i in step.inputs if i.id == input_id), "")
+    if input_id == REASON_INPUT:
+        return "departure_reason"
     if (stage.name, input_id) in OPTIONAL_DATES:
         return OPTIONAL_DATES[(stage.name, input_id)]
     return {

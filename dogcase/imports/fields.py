@@ -179,6 +179,20 @@ CASE = (
         "basis", "Why: the facts the declaration rests on", ("Basis", "Reason", "Grounds", "Reasonable cause")
     ),
     Field(
+        "departure_reason",
+        "Reason for the declaration",
+        (
+            "Reason for the declaration",
+            "Reason for declaration",
+            "Reason for declaring",
+            "Why declared",
+            "Departure reason",
+        ),
+        help="Needed only where the facts recorded on the incident do not support the designation: why it was "
+        "declared all the same, as the staff's form asks. It is kept with the declaration and shown to the "
+        "hearing officer.",
+    ),
+    Field(
         "notice_served_on",
         "Notice of the declaration served (sent) on",
         ("Notice served on", "Notice served", "Served on", "Notice sent", "Notified on"),
@@ -208,6 +222,7 @@ CASE = (
         "hearing_scheduled_on",
         "Hearing scheduled (its notice mailed) on",
         ("Hearing scheduled on", "Hearing notice mailed"),
+        help="Needed with the hearing's date and time: the notice of the hearing is dated from it.",
     ),
     Field(
         "hearing_at",

@@ -152,6 +152,7 @@ class Walk:
         self.pending: list[tuple[int, str, str, Any, bool]] = []  # (row, model, ref, object, created)
         self.seen_refs: dict[str, int] = {}
         self.case_rows: dict[tuple[int, int], int] = {}  # (incident, dog) -> the row of a file of cases
+        self.rooms: list[tuple[str, dt.datetime, int]] = []  # (place, start, row): its hearings still to come
         self.incidents: dict[tuple, Any] = {}  # (dog, day, place) of the incidents new in this file
         self.final = False  # the last flush: what waits for the whole file (the licences) is written
         self.licences: dict[

@@ -234,10 +234,7 @@ def take_step(
                     for r in verdict.refusals
                 ],
             )
-        # one room, one hearing at a time (dogcase.cases.hearings.check_room)
-        clash = check_room(j, locked, step.id, cleaned, at)
-        if clash is not None:
-            raise InvalidInput(*clash)
+        refuse_booked_room(j, locked, step.id, cleaned, at)
         stored = {}
         for inp in step.inputs:
             if inp.kind == "file":
@@ -248,10 +245,7 @@ def take_step(
                     continue
                 stored[inp.id] = store(upload, inp.id, locked.jurisdiction, actor, at)
         extra: dict[str, Any] = {"accepted_proofs": proofs_counted} if proofs_counted else {}
-        if departure_reason is not None:
-            departure = check_declaration(locked, step, cleaned, departure_reason)
-            if departure is not None:
-                extra["departure"] = departure
+        extra.update(declaration_departure(locked, step, cleaned, departure_reason))
         event = _record_step(
             locked,
             j,
@@ -268,6 +262,27 @@ def take_step(
     return StepResult(event, locked)
 
 
+def refuse_booked_room(
+    j, case: Case, step_id: str, cleaned: Mapping[str, Any], at: dt.datetime, *, after=None
+) -> None:
+    """One room, one hearing at a time (dogcase.cases.hearings.check_room): InvalidInput on the hearing's time
+    when the step schedules a hearing in a room already booked then (`after`: only a hearing starting after it
+    is checked)."""
+    clash = check_room(j, case, step_id, cleaned, at, after=after)
+    if clash is not None:
+        raise InvalidInput(*clash)
+
+
+def declaration_departure(case: Case, step, cleaned: Mapping[str, Any], reason: str | None) -> dict[str, Any]:
+    """What the step's event records of a declaration the case's recorded facts do not support
+    (dogcase.cases.acts.declarations): {"departure": ...} with the reason, or nothing; InvalidInput (field
+    `departure_reason`) when no reason is given for one. `reason` None leaves the rule out."""
+    if reason is None:
+        return {}
+    departure = check_declaration(case, step, cleaned, reason)
+    return {"departure": departure} if departure is not None else {}
+
+
 def take_recorded_step(
     case: Case,
     step_id: str,
@@ -278,6 +293,7 @@ def take_recorded_step(
     taken_by: str,
     record: Mapping[str, Any],
     issuing: object | None = None,
+    departure_reason: str | None = None,
 ) -> StepResult:
     """A step the city took before it used dogcase, recorded from its records (an open case brought in at the
     stage it had reached, dogcase.imports): the same engine checks as `take_step` — the law's order of the steps,
@@ -287,8 +303,10 @@ def take_recorded_step(
     actor is the `recorder` and its data says where the step came from (`record`: the import, the row, who
     attested the notices). A notice the step issued was issued outside dogcase: what it contained is the
     recorder's attestation, given through the documents' act (`issuing`), which alone fills the `document`
-    inputs. No room is booked for a hearing already past, and no charge waits: the city's own records say
-    what was paid."""
+    inputs. A hearing still to come books its room as one scheduled in dogcase does (a room already booked
+    then is refused); one already past holds none. `departure_reason` as for `take_step`: a declaration the
+    case's recorded facts do not support needs a reason, recorded in the event. No charge waits: the city's
+    own records say what was paid."""
     require_city(recorder, case.jurisdiction)
     if not staff_roles(recorder) & CASE_RECORDERS:
         raise Refused(
@@ -340,6 +358,9 @@ def take_recorded_step(
                     for r in verdict.refusals
                 ],
             )
+        # a hearing still to come holds its room; one already past holds none
+        refuse_booked_room(j, locked, verdict.step.id, cleaned, at, after=now())
+        departure = declaration_departure(locked, verdict.step, cleaned, departure_reason)
         event = _record_step(
             locked,
             j,
@@ -347,7 +368,7 @@ def take_recorded_step(
             cleaned,
             state,
             at,
-            extra={"recorded": {**record, "taken_by": taken_by}},
+            extra={"recorded": {**record, "taken_by": taken_by}, **departure},
             actor=recorder,
             actor_roles=roles_text(recorder),
             summary_suffix=" — recorded from the city's records",
