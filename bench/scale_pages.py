@@ -501,7 +501,9 @@ def method(reps: int, budget: float, analyzed: str) -> dict:
         "client": "django.test.Client in this process (no HTTP server, no network), force_login as each demo "
         "user, DEBUG off; server time is the Client.get call",
         "reps": f"{reps} requests a page after one warm-up request (at least 3, fewer past {budget:g} s)",
-        "caches": "warm: each URL requested once before it is timed; PostgreSQL's buffers as the run left them",
+        "caches": "PostgreSQL restarted before the first part (below), its buffers then filled only by the "
+        "parts run before the pages; each URL requested once before it is timed (the warm-up a restarted "
+        "server's first visitor pays is not counted)",
         "analyze": analyzed,
         "tables": analyze_state(),
         "floor raw SQL": "a page's main query written by hand through the same connection (a list page's "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL cluster for tests: scripts/pg.sh start|stop|url
+# A throwaway PostgreSQL cluster for tests: scripts/pg.sh start|stop|restart|url
 #
 # Listens only on 127.0.0.1 (port DOGCASE_PG_PORT, default 54329), trust auth on loopback, database and
 # role "dogcase" (the role may create databases, for pytest-django's test database). The cluster lives in
@@ -117,12 +117,27 @@ stop() {
     log "stopped and removed $dir"
 }
 
+# Stop the server and start it again on the same cluster: its buffers empty, as a restarted server finds them
+# (make bench-scale measures from there).
+restart() {
+    local bin
+    bin="$(pg_bindir)"
+    if is_running; then
+        as_owner "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+    fi
+    rm -f "$data/postmaster.pid"
+    launch "$bin"
+    log "restarted on 127.0.0.1:$port (cluster in $dir)"
+    echo "$url"
+}
+
 case "${1:-}" in
 start) start ;;
 stop) stop ;;
+restart) restart ;;
 url) echo "$url" ;;
 *)
-    echo "usage: $0 start|stop|url" >&2
+    echo "usage: $0 start|stop|restart|url" >&2
     exit 2
     ;;
 esac
