@@ -457,6 +457,8 @@ class Event(models.Model):
             models.Index(fields=["actor_roles", "at"], name="event_roles_at"),
             # the hearing officer's own list: the steps that designated them (cases/hearings.py)
             models.Index(HEARING_OFFICER_OF_STEP, "seq", name="event_hearing_officer"),
+            # a period's report (dogcase/reports): the city's acts of some kinds, by date
+            models.Index(fields=["jurisdiction", "act", "at"], name="event_city_act_at"),
         ]
         constraints = [models.UniqueConstraint(fields=["chain", "chain_seq"], name="unique_event_chain_seq")]
 
@@ -545,8 +547,12 @@ class Obligation(models.Model):
     class Meta:
         ordering = ["due_date", "id"]
         constraints = [models.UniqueConstraint(fields=["case", "deadline_id"], name="unique_case_obligation")]
-        # the sweep counts the overdue obligations of open cases from this index alone, not from the rows
-        indexes = [models.Index(fields=["status", "case"], name="obligation_status_case")]
+        indexes = [
+            # the sweep counts the overdue obligations of open cases from this index alone, not from the rows
+            models.Index(fields=["status", "case"], name="obligation_status_case"),
+            # a period's report: the city's obligations due in the period
+            models.Index(fields=["jurisdiction", "due_date"], name="obligation_city_due"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.case} {self.deadline_id} {self.status}"
@@ -774,24 +780,9 @@ def scheduled_hearing(case: Case, event_name: str = "hearing_scheduled", j=None)
     return scheduled_hearings(case, j).get(event_name)
 
 
-class CaseMove(models.Model):
-    """A dog that moved from one city this deployment serves to another, with its case: the case it left
-    (`from_case`, which keeps its history and documents) and the case opened for it where it went (`to_case`,
-    under that city's law for what follows), by the act that recorded the move (`event`). Written once by
-    acts.moves.hand_over; never changed."""
-
-    from_case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="moved_to")
-    to_case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="moved_from")
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
-    moved_on = models.DateField()
-    at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"{self.from_case} moved to {self.to_case}"
-
-
-# The rabies observation's record and the versions of the law packs in use live in their own modules; imported
-# here so that they are registered with the app.
+# The rabies observation's record, the versions of the law packs in use and the moves of cases between cities
+# live in their own modules; imported here so that they are registered with the app.
+from dogcase.cases.casemoves import CaseMove  # noqa: E402, F401
 from dogcase.cases.citysettings import CitySetting  # noqa: E402, F401
 from dogcase.cases.citysettings import supplied as city_choices  # noqa: E402
 from dogcase.cases.lawversions import LawVersion  # noqa: E402, F401

@@ -705,28 +705,18 @@ _LOCK = threading.Lock()
 
 
 def _folders(root: str | None) -> tuple[Path, Path | None]:
-    """The packs folder and the site's folder a call reads: the shipped packs and the site's own by default;
-    an explicit `root` alone."""
+    """The packs folder and the site's folder a call reads: the shipped packs and the site's own by default
+    (worked out once for each value of the settings they come from: the library is asked for dozens of times
+    a request); an explicit `root` alone."""
     if root:
         return Path(root), None
-    return PACKS_DIR, site_packs_dir()
-
-
-# the default folders and their key in _LOADED, by the settings they are read from (the library is asked for
-# dozens of times a request: the folders are worked out once for each value of those settings)
-_DEFAULT_KEYS: dict[tuple[str | None, str | None], tuple[Path, Path | None, tuple[str, str]]] = {}
-
-
-def _folders_and_key(root: str | None) -> tuple[Path, Path | None, tuple[str, str]]:
-    if root:
-        folder, site = _folders(root)
-        return folder, site, (str(folder), str(site))
     settings = (os.environ.get(SITE_PACKS_ENV), os.environ.get("DOGCASE_VAR_DIR"))
-    found = _DEFAULT_KEYS.get(settings)
-    if found is None:
-        folder, site = _folders(None)
-        found = _DEFAULT_KEYS[settings] = (folder, site, (str(folder), str(site)))
-    return found
+    if settings not in _DEFAULT_FOLDERS:
+        _DEFAULT_FOLDERS[settings] = (PACKS_DIR, site_packs_dir())
+    return _DEFAULT_FOLDERS[settings]
+
+
+_DEFAULT_FOLDERS: dict[tuple[str | None, str | None], tuple[Path, Path | None]] = {}
 
 
 def _read(root: Path, site: Path | None) -> _Loaded:
@@ -744,7 +734,8 @@ def _read(root: Path, site: Path | None) -> _Loaded:
 def load_all(root: str | None = None) -> Library:
     """The packs shipped with dogcase and the site's own (or those under `root` alone), loaded once per
     process (`reload_if_changed` takes a newer version of the files)."""
-    folder, site, key = _folders_and_key(root)
+    folder, site = _folders(root)
+    key = (str(folder), str(site))
     loaded = _LOADED.get(key)
     if loaded is None:
         with _LOCK:
