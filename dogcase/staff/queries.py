@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.db import connection
 from django.db.models import (
     BooleanField,
     Count,
@@ -36,6 +37,7 @@ from dogcase.cases.models import (
     Victim,
 )
 from dogcase.cases.observations import OBSERVATION_DEADLINE
+from dogcase.law import library
 from dogcase.staff import ranked, search_index
 from dogcase.staff.city_law import CityLaw, city_law
 
@@ -402,20 +404,49 @@ def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_P
     more when a list holds more than the cap, then one a table reads the rows shown — each reading through an
     index (obligation_active_city_deadline, obligation_active_due, task_open_created, case_undecided_opened)."""
     lists = lists_for(user)
-    filters = _filters(user, lists, today, now)
     board = Dashboard(lists=lists)
-    ranked_lists = {}
-    for sid in [w.id for w in lists] + ["tasks"]:
-        order = _ORDER.get(sid, DUE_ORDER)
-        ranked_lists[sid] = ranked.Ranked(
-            listed=_list_queryset(user, sid, filters),
-            keys=_ORDER_KEYS.get(sid, ("due_date", "due_at")),
-            order=order,
-            size=min(size, DASHBOARD_TASKS) if sid == "tasks" else size,
-            related=_RELATED.get(sid, ("case", "case__dog")),
-        )
-    board.counts, board.rows = ranked.read(ranked_lists, cap=DASHBOARD_COUNT_CAP)
+    # the lists' statements are kept for the user and all they depend on but the moment: the law in use, the
+    # user's cities, roles and offices there (deciding_cities, _role_deadlines), the day (city_law)
+    cities = cities_of(user)
+    key = (
+        "dashboard",
+        user.pk,
+        library(),
+        cities,
+        staff_roles(user),
+        tuple(offices_held(user, city) for city in cities),
+        today,
+        timezone.localdate(),
+        size,
+    )
+    board.counts, board.rows = ranked.read_kept(
+        key, dashboard_lists(user, lists, today, size), now=now, cap=DASHBOARD_COUNT_CAP, moment=_moment
+    )
     return board
+
+
+def dashboard_lists(user, lists: list[WorkList], today: dt.date, size: int):
+    """The dashboard's lists (and its open tasks) as they stand at a moment: a function of the moment."""
+
+    def build(at: dt.datetime) -> dict[str, ranked.Ranked]:
+        filters = _filters(user, lists, today, at)
+        return {
+            sid: ranked.Ranked(
+                listed=_list_queryset(user, sid, filters),
+                keys=_ORDER_KEYS.get(sid, ("due_date", "due_at")),
+                order=_ORDER.get(sid, DUE_ORDER),
+                size=min(size, DASHBOARD_TASKS) if sid == "tasks" else size,
+                related=_RELATED.get(sid, ("case", "case__dog")),
+            )
+            for sid in [w.id for w in lists] + ["tasks"]
+        }
+
+    return build
+
+
+def _moment(at: dt.datetime):
+    """A moment as a condition on an obligation's due instant sends it to the database."""
+    return Obligation._meta.get_field("due_at").get_db_prep_value(at, connection, prepared=False)
 
 
 def dashboard_section(user, section: str, *, today: dt.date, now: dt.datetime, page: int, size: int):

@@ -4,10 +4,21 @@ order, in one SQL query whatever the number of lists, then the rows shown, one q
 A list's count reads at most cap + 1 of its ids, in no order; its first rows are those ids ranked, so that a
 short list among many rows is never looked for by walking them all in order. A list holding more than the cap
 is read again in its own order (one more query for all such lists): its first rows are the first of all its
-items, not of the cap + 1 the count happened to read."""
+items, not of the cap + 1 the count happened to read.
+
+A dashboard asks the same lists of the same user again and again: building its querysets and compiling them is
+most of its time in Python. `read_kept` keeps each list's compiled statements under a key that names all they
+depend on (the caller's: the user's cities, roles and offices, the day, the law in use) and, on the next
+request, sends them again with the one value that changes from request to request, the moment (`now`), put in
+its places. The places are found by compiling twice, at two moments: the statements must be the same words and
+their values the same but for the moment's, else nothing is kept."""
 
 from __future__ import annotations
 
+import datetime as dt
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from django.core.exceptions import EmptyResultSet
@@ -78,17 +89,143 @@ def read(lists: dict[str, Ranked], *, cap: int) -> tuple[dict[str, int], dict[st
         ]
     ):
         ids[names[n]].append(pk)
+    return counts, _rows(
+        names, ids, {name: (item.listed.model, item.related) for name, item in lists.items()}
+    )
+
+
+def _rows(names: list[str], ids: dict[str, list[int]], shapes: dict[str, tuple[type, tuple[str, ...]]]):
+    """The rows of each list's ids, one query a table (`shapes`: each list's model and what it is read with)."""
     wanted: dict[type, set[int]] = {}
     related: dict[type, tuple[str, ...]] = {}
     for name in names:
         if ids[name]:
-            model = lists[name].listed.model
+            model, with_ = shapes[name]
             wanted.setdefault(model, set()).update(ids[name])
-            related[model] = tuple(sorted({*related.get(model, ()), *lists[name].related}))
+            related[model] = tuple(sorted({*related.get(model, ()), *with_}))
     records = {
         (model, row.pk): row
         for model, pks in wanted.items()
         for row in model.objects.filter(pk__in=sorted(pks)).select_related(*related[model])
     }
-    rows = {name: [records[lists[name].listed.model, pk] for pk in ids[name]] for name in names}
-    return counts, rows
+    return {name: [records[shapes[name][0], pk] for pk in ids[name]] for name in names}
+
+
+# ------------------------------------------------------------------------------------ statements kept
+
+KEPT_MOST = 256  # keys kept (users' kinds of dashboard and days) before the oldest is dropped
+
+
+@dataclass(frozen=True)
+class _Statement:
+    sql: str
+    params: tuple
+    at: tuple[int, ...]  # the places of the moment among the params
+
+    def with_moment(self, moment) -> tuple[str, list]:
+        params = list(self.params)
+        for i in self.at:
+            params[i] = moment
+        return self.sql, params
+
+
+@dataclass(frozen=True)
+class _Kept:
+    model: type
+    related: tuple[str, ...]
+    size: int
+    counting: _Statement | None  # cap + 1 of its ids, in no order (None: the ORM knows it empty)
+    ordered: _Statement | None  # its first `size` ids in its order
+
+
+_KEPT: OrderedDict[Hashable, dict[str, _Kept]] = OrderedDict()
+_KEPT_LOCK = threading.Lock()
+
+
+def forget_kept() -> None:
+    with _KEPT_LOCK:
+        _KEPT.clear()
+
+
+def _statement(a: tuple[str, list] | None, b: tuple[str, list] | None, moments: tuple) -> _Statement | None:
+    """The statement compiled at two moments as one with the moment's places; ValueError when the two differ
+    otherwise (then it cannot be kept)."""
+    if a is None or b is None:
+        if a is not b:
+            raise ValueError("compiled at one moment only")
+        return None
+    (sql_a, params_a), (sql_b, params_b) = a, b
+    if sql_a != sql_b or len(params_a) != len(params_b):
+        raise ValueError("other words at another moment")
+    at = tuple(i for i, (x, y) in enumerate(zip(params_a, params_b, strict=True)) if x != y)
+    if any(params_a[i] != moments[0] or params_b[i] != moments[1] for i in at):
+        raise ValueError("a value other than the moment changed")
+    return _Statement(sql_a, tuple(params_a), at)
+
+
+def _compiled(lists: dict[str, Ranked], cap: int) -> dict[str, tuple]:
+    return {
+        name: (
+            _ranked_sql(n, item, item.ids(cap + 1, ordered=False)),
+            _ranked_sql(n, item, item.ids(item.size, ordered=True)),
+        )
+        for n, (name, item) in enumerate(lists.items())
+    }
+
+
+def read_kept(
+    key: Hashable,
+    build: Callable[[dt.datetime], dict[str, Ranked]],
+    *,
+    now: dt.datetime,
+    cap: int,
+    moment: Callable[[dt.datetime], object],
+) -> tuple[dict[str, int], dict[str, list]]:
+    """`read(build(now), cap=cap)`, its statements compiled once for `key`: `build` makes the lists at a moment
+    (the rest of what they depend on is in `key`), `moment` is a moment as the database is sent it."""
+    full = (key, cap, connection.vendor)
+    with _KEPT_LOCK:
+        kept = _KEPT.get(full)
+        if kept is not None:
+            _KEPT.move_to_end(full)
+    if kept is None:
+        lists = build(now)
+        earlier = now - dt.timedelta(seconds=1)
+        a, b = _compiled(lists, cap), _compiled(build(earlier), cap)
+        try:
+            kept = {
+                name: _Kept(
+                    model=item.listed.model,
+                    related=item.related,
+                    size=item.size,
+                    counting=_statement(a[name][0], b[name][0], (moment(now), moment(earlier))),
+                    ordered=_statement(a[name][1], b[name][1], (moment(now), moment(earlier))),
+                )
+                for name, item in lists.items()
+            }
+        except ValueError:
+            return read(lists, cap=cap)
+        with _KEPT_LOCK:
+            _KEPT[full] = kept
+            while len(_KEPT) > KEPT_MOST:
+                _KEPT.popitem(last=False)
+    return _read_kept(kept, cap=cap, moment=moment(now))
+
+
+def _read_kept(kept: dict[str, _Kept], *, cap: int, moment) -> tuple[dict[str, int], dict[str, list]]:
+    names = list(kept)
+    counts = dict.fromkeys(names, 0)
+    ids: dict[str, list[int]] = {name: [] for name in names}
+
+    def sent(statement: _Statement | None) -> tuple[str, list] | None:
+        return statement.with_moment(moment) if statement is not None else None
+
+    for n, pk, _rank, total in _union([sent(kept[name].counting) for name in names]):
+        counts[names[n]] = total
+        ids[names[n]].append(pk)
+    long = [n for n, name in enumerate(names) if counts[name] > cap]
+    for n in long:
+        ids[names[n]] = []
+    for n, pk, _rank, _total in _union([sent(kept[names[n]].ordered) for n in long]):
+        ids[names[n]].append(pk)
+    return counts, _rows(names, ids, {name: (k.model, k.related) for name, k in kept.items()})
