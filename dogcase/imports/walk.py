@@ -28,13 +28,13 @@ from dogcase.cases.bulk import insert_objects, insert_rows
 from dogcase.cases.models import Dog, Event, Incident, Ownership, Person, Premises
 from dogcase.imports import fields as F
 from dogcase.imports.cases import case_row
+from dogcase.imports.lookups import NEW, Keyed, Store, by_pk
 from dogcase.imports.models import ImportedRecord, ImportRun, Kind
 from dogcase.imports.speed import SexLabelled, collector_leaves_the_application_alone, maker, validate_email
 from dogcase.law import clock, library
 
-CHUNK = 1000  # rows created at once, and how often the progress is written
+CHUNK = 1000  # rows whose keys are read at once and whose records are created at once; the progress's step
 MAX_PROBLEMS = 1000  # listed (all are counted)
-NEW = -1  # in a check, which saves nothing: a record new in this file, in place of its id
 REF_MAX = 100  # characters of a source's id (ImportedRecord.source_ref)
 KEY_SEPARATOR = "\x1f"  # between the parts of a lookup's key: white space, so never in a normalised part
 PERSON_LIMITS = {f.name: f.max_length for f in Person._meta.fields if getattr(f, "max_length", None)}
@@ -140,24 +140,26 @@ class Walk:
         self._row: list[str] | None = None
         self._cells: dict[str, str] = {}
         self.row_problems: list[tuple[str, str]] = []
-        # what the city has already, read once (keys only)
-        # (a key of several parts is one text, its parts apart by KEY_SEPARATOR: what a large file keeps of each
-        # of its records is its keys, and a text is half the memory of a tuple of texts)
-        self._people: dict[str, Any] | None = None
-        self._premises: dict[str, Any] | None = None
-        self._chips: dict[str, Any] | None = None
-        self._refs: dict[str, dict[str, Any]] = {}  # kind of record -> the source's id -> the record
-        self._loaded: set[str] = set()
-        self.fresh: list[tuple[dict, Any]] = []  # lookups holding an object not yet saved
+        # the keys records are found by (what the city has already, and what the file's rows brought), in a
+        # temporary table of the walk's connection (dogcase.imports.lookups): a large file's keys are not kept
+        # in memory. A key of several parts is one text, its parts apart by KEY_SEPARATOR.
+        self.store = Store(self._fill)
+        self._people = Keyed(self.store, "person")  # a person's keys (_person_keys) -> the person
+        self._premises = Keyed(self.store, "premises")  # _premises_key -> the premises
+        self._chips = Keyed(self.store, "chip")  # chip_of(microchip) -> the dog
+        self._refs: dict[str, Keyed] = {}  # kind of record -> (the source's id -> the record)
         self.pending: list[tuple[int, str, str, Any, bool]] = []  # (row, model, ref, object, created)
-        self.seen_refs: dict[str, int] = {}
-        self.case_rows: dict[tuple[int, int], int] = {}  # (incident, dog) -> the row of a file of cases
         self.rooms: list[tuple[str, dt.datetime, int]] = []  # (place, start, row): its hearings still to come
-        self.incidents: dict[tuple, Any] = {}  # (dog, day, place) of the incidents new in this file
+        self.seen_refs = Keyed(self.store, "seen")  # a record's id in the file -> the row that had it first
+        # (incident, dog) -> the row of a file of cases
+        self.case_rows = Keyed(self.store, "case row", lambda k: f"{k[0]}{KEY_SEPARATOR}{k[1]}")
+        # (dog, day, place) of the incidents new in this file
+        self.incidents = Keyed(
+            self.store, "incident", lambda k: KEY_SEPARATOR.join((str(k[0]), str(k[1]), k[2]))
+        )
         self.final = False  # the last flush: what waits for the whole file (the licences) is written
-        self.licences: dict[
-            int, tuple[int, str]
-        ] = {}  # dog id -> (row, licence): a dog's last licence row wins
+        # a row gave a licence (the store keeps each dog's: dog id -> its licence, the last row wins)
+        self.licenced = False
         self.incident_number = 0
 
     # ------------------------------------------------------------------------------------------ cells
@@ -208,25 +210,79 @@ class Walk:
             Kind.INCIDENTS: self.incident_row,
             Kind.CASES: self.case_row,
         }[self.run.kind]
-        with collector_leaves_the_application_alone():
-            for number, row in rows:
-                self.out.rows += 1
-                self.row_problems.clear()
-                try:
-                    handle(number, row)
-                except RowProblem as exc:
-                    self.row_problems.append((exc.field, exc.problem))
-                for name, problem in self.row_problems:
-                    self.problem(number, name, problem)
-                if self.out.rows % CHUNK == 0:
-                    self.flush()
-                    if progress is not None:
-                        progress(self.out.rows)
-            self.final = True
-            self.flush()
+        self.store.open()  # before any row: a row of cases is recorded in a savepoint a check takes back
+        try:
+            with collector_leaves_the_application_alone():
+                chunk: list[tuple[int, list[str], dict[str, str]]] = []
+                for number, row in rows:
+                    chunk.append((number, row, self.cells(row)))
+                    if len(chunk) == CHUNK:
+                        self.walk_chunk(chunk, handle, progress)
+                        chunk = []
+                self.walk_chunk(chunk, handle, progress)
+                self.final = True
+                self.flush()
+        finally:
+            self.store.close()
         if progress is not None:
             progress(self.out.rows)
         return self.out
+
+    def walk_chunk(self, chunk: list, handle: Callable, progress: Callable[[int], None] | None) -> None:
+        """The rows of a chunk (at most CHUNK): the keys they will ask for read at once, then each row."""
+        for _number, _row, cells in chunk:
+            self.expect(cells)
+        for number, row, cells in chunk:
+            self._row, self._cells = row, cells
+            self.out.rows += 1
+            self.row_problems.clear()
+            try:
+                handle(number, row)
+            except RowProblem as exc:
+                self.row_problems.append((exc.field, exc.problem))
+            for name, problem in self.row_problems:
+                self.problem(number, name, problem)
+            if self.out.rows % CHUNK == 0:
+                self.flush()
+                if progress is not None:
+                    progress(self.out.rows)
+
+    def expect(self, cells: dict[str, str]) -> None:
+        """The keys the row will be looked up by, asked for with the rest of its chunk's (a key asked for and
+        not needed costs nothing; a key needed and not asked for is read alone)."""
+        want, kind, ref = self.store.want, self.run.kind, cells.get("ref")
+        if kind == Kind.DOGS:
+            if ref:
+                want("seen", ref)
+                want("ref dog", ref)
+            if chip := chip_of(cells.get("microchip_number", "")):
+                want("chip", chip)
+            self._expect_person(cells, "owner_")
+        elif kind == Kind.PEOPLE:
+            if ref:
+                want("ref person", ref)
+            if dog_ref := cells.get("licence_dog_ref"):
+                want("ref dog", dog_ref)
+            self._expect_person(cells, "")
+        elif kind == Kind.INCIDENTS:
+            if ref:
+                want("ref incident", ref)
+            if dog_ref := cells.get("dog_ref"):
+                want("ref dog", dog_ref)
+            if chip := chip_of(cells.get("dog_microchip", "")):
+                want("chip", chip)
+
+    def _expect_person(self, cells: dict[str, str], p: str) -> None:
+        get = cells.get
+        name = get(p + "full_name") or " ".join(x for x in (get(p + "first_name"), get(p + "last_name")) if x)
+        if not name:
+            return
+        street = get(p + "street", "")
+        self.store.want_all(
+            "person", self._person_keys(name, street, get(p + "email", ""), get(p + "phone", ""))
+        )
+        if street and p:
+            self.store.want("premises", self._premises_key(street, get(p + "city_name") or self.j.pack.name))
 
     def problem(self, row: int, name: str, problem: str) -> None:
         self.out.problem_count += 1
@@ -238,18 +294,41 @@ class Walk:
 
     # --------------------------------------------------------------------------------- already there
 
-    def people(self) -> dict[str, Any]:
-        if self._people is None:
-            self._people = {}
-            for pk, name, street, email, phone in Person.objects.filter(jurisdiction=self.city).values_list(
-                "pk", "full_name", "street", "email", "phone"
-            ):
-                for key in self._person_keys(name, street, email, phone):
-                    self._people.setdefault(key, pk)
+    def _fill(self, kind: str) -> Iterator[tuple[str, int]] | None:
+        """(key, id) of the city's records of a kind of key, for the store; where records share a key, the last
+        given wins: the first recorded person and source's id, the last recorded dog and premises."""
+        city = self.city
+        if kind == "person":
+            people = by_pk(Person.objects.filter(jurisdiction=city), "full_name", "street", "email", "phone",
+                           newest_first=True)  # fmt: skip
+            return ((key, pk) for pk, *values in people for key in self._person_keys(*values))
+        if kind == "premises":
+            places = by_pk(Premises.objects.filter(jurisdiction=city), "street", "city_name")
+            return ((self._premises_key(street, name), pk) for pk, street, name in places)
+        if kind == "chip":
+            # a chip typed by hand with spaces or dashes is the same chip
+            dogs = by_pk(
+                Dog.objects.filter(jurisdiction=city).exclude(microchip_number=""), "microchip_number"
+            )
+            return ((chip_of(chip), pk) for pk, chip in dogs)
+        if kind.startswith("ref "):
+            refs = by_pk(
+                ImportedRecord.objects.filter(
+                    jurisdiction=city, source=self.run.source, model=kind[4:]
+                ).exclude(source_ref=""),
+                "source_ref",
+                "object_id",
+                newest_first=True,
+            )
+            return ((ref, object_id) for _pk, ref, object_id in refs)
+        return None  # kept by this walk only (seen ids, cases' rows, incidents, licences)
+
+    def people(self) -> Keyed:
         return self._people
 
     @staticmethod
-    def _person_keys(name: str, street: str, email: str, phone: str) -> list[str]:
+    @functools.lru_cache(maxsize=2 * CHUNK)  # each row's are made twice: for its chunk (expect), for the row
+    def _person_keys(name: str, street: str, email: str, phone: str) -> tuple[str, ...]:
         n = _norm(name)  # a normalised text holds no KEY_SEPARATOR (it is white space): the key reads back
         keys = []
         if street.strip():
@@ -259,64 +338,42 @@ class Walk:
         digits = _digits(phone)
         if len(digits) >= 7:
             keys.append(f"phone{KEY_SEPARATOR}{n}{KEY_SEPARATOR}{digits[-10:]}")
-        return keys or [f"name only{KEY_SEPARATOR}{n}{KEY_SEPARATOR}"]
+        return tuple(keys) or (f"name only{KEY_SEPARATOR}{n}{KEY_SEPARATOR}",)
 
     @staticmethod
     def _premises_key(street: str, city: str) -> str:
         return f"{_norm(street)}{KEY_SEPARATOR}{_norm(city)}"
 
-    def premises(self) -> dict[str, Any]:
-        if self._premises is None:
-            self._premises = {
-                self._premises_key(street, city): pk
-                for pk, street, city in Premises.objects.filter(jurisdiction=self.city).values_list(
-                    "pk", "street", "city_name"
-                )
-            }
+    def premises(self) -> Keyed:
         return self._premises
 
-    def chips(self) -> dict[str, Any]:
-        if self._chips is None:
-            self._chips = {
-                chip_of(chip): pk  # a chip typed by hand with spaces or dashes is the same chip
-                for pk, chip in Dog.objects.filter(jurisdiction=self.city)
-                .exclude(microchip_number="")
-                .values_list("pk", "microchip_number")
-            }
+    def chips(self) -> Keyed:
         return self._chips
 
+    def refs(self, model: str) -> Keyed:
+        if model not in self._refs:
+            self._refs[model] = Keyed(self.store, f"ref {model}")
+        return self._refs[model]
+
     def by_ref(self, model: str, ref: str) -> int | None:
-        """The record the same source brought in under `ref` (an earlier file, or this one); the source's refs of
-        a kind of record are read once, in one query."""
-        if model not in self._loaded:
-            self._loaded.add(model)
-            for source_ref, object_id in (
-                ImportedRecord.objects.filter(jurisdiction=self.city, source=self.run.source, model=model)
-                .exclude(source_ref="")
-                .order_by("pk")
-                .values_list("source_ref", "object_id")
-            ):
-                self._refs.setdefault(model, {}).setdefault(source_ref, object_id)
-        value = self._refs.get(model, {}).get(ref)
+        """The record the same source brought in under `ref` (an earlier file, or this one)."""
+        value = self.refs(model).get(ref)
         if value is None or isinstance(value, int):
             return value
         return value.pk if value.pk is not None else value
 
-    def keep(self, mapping: dict, key, obj) -> None:
-        """Remember a record new in this file under `key` of a lookup: the object until it is saved (then its
-        id: the objects of a large file are not all kept), or in a check, which saves nothing, a mark."""
-        if self.commit:
-            mapping[key] = obj
-            self.fresh.append((mapping, key))
-        else:
-            mapping[key] = NEW
+    def keep(self, mapping: Keyed, key, obj) -> None:
+        """Remember a record new in this file under `key` of a lookup: the object until it is saved (the store
+        keeps its id), or in a check, which saves nothing, a mark."""
+        mapping[key] = obj if self.commit else NEW
 
     def remember(self, row: int, model: str, ref: str, obj, created: bool) -> None:
         if ref:
+            refs = self.refs(model)
             if created:
-                self.keep(self._refs.setdefault(model, {}), ref, obj)
-            else:
-                self._refs.setdefault(model, {})[ref] = obj
+                self.keep(refs, ref, obj)
+            elif refs.get(ref) != obj:  # (a record is equal to its own object only, never to an id)
+                refs[ref] = obj
         if self.commit:
             self.pending.append((row, model, ref, obj, created))
         self.out.count(self.out.created if created else self.out.linked, model)
@@ -365,8 +422,8 @@ class Walk:
         people = self.people()
         keys = self._person_keys(values["full_name"], values["street"], values["email"], values["phone"])
         for key in keys:
-            if key in people:
-                return people[key], False
+            if (found := people.get(key)) is not None:
+                return found, False
         # a check saves nothing: it keeps only that the keys are taken (keep), no record to save
         person = maker(Person)(jurisdiction=self.city, created_at=self.at, **values) if self.commit else None
         for key in keys:
@@ -400,12 +457,13 @@ class Walk:
                 "licence_dog_ref",
                 f"no dog with the id “{dog_ref}” was brought in from {self.run.source}: bring in its dogs first",
             )
-        if pk in self.licences:
+        if self.store.get("licence", f"{pk:020d}") is not None:
             # a person export lists every licence a dog had (its renewals): the last row is the one kept
             self.out.count(self.out.skipped, "earlier licences of a dog whose later licence is in the file")
         else:
             self.out.count(self.out.changed, "licence")
-        self.licences[pk] = (number, licence)
+        self.store.put("licence", f"{pk:020d}", pk, note=licence)  # (in the order of the ids)
+        self.licenced = True
 
     # -------------------------------------------------------------------------------------------- dogs
 
@@ -456,8 +514,8 @@ class Walk:
             self.remember(number, "dog", ref, pk, False)
             return
         chips = self.chips()
-        if chip and chip in chips:
-            self.remember(number, "dog", ref, chips[chip], False)
+        if chip and (found := chips.get(chip)) is not None:
+            self.remember(number, "dog", ref, found, False)
             return
         person = premises = None
         if owner is not None:
@@ -567,7 +625,7 @@ class Walk:
 
     # ------------------------------------------------------------------------------------------ saving
 
-    def record_events(self, licences: list[tuple[int, str, str]]) -> None:
+    def record_events(self, licences: list[tuple[int, str, str]], *, records: bool = True) -> None:
         """Each record created gets its own event in the city's chain, as if it had been recorded by hand (the
         act's usual data, with the import and the row it came from): the audit trail and `audit verify` read
         it as they read every record. A licence row's change to a dog is its dog's update."""
@@ -575,7 +633,7 @@ class Walk:
         run_id, source = self.run.pk, self.run.source
         sex_labels = SexLabelled.labels()
         items: list[tuple[str, str, dict]] = []
-        for row, model, _ref, obj, created in self.pending:
+        for row, model, _ref, obj, created in self.pending if records else ():
             if not created:
                 continue
             came = {"import": {"run": run_id, "row": row, "source": source}}
@@ -630,11 +688,10 @@ class Walk:
 
     def flush(self) -> None:
         """Create what the rows read since the last flush hold (a commit only)."""
-        if not self.commit:
+        if not self.commit or self.out.problem_count:
+            # a check, or nothing will be kept: stop writing, keep counting (the store keeps marks)
             self.pending.clear()
-            return
-        if self.out.problem_count:  # nothing will be kept: stop writing, keep counting
-            self.pending.clear()
+            self.store.flush()
             return
         new: dict[str, list] = {"person": [], "premises": [], "dog": [], "incident": []}
         for _, model, _, obj, created in self.pending:
@@ -646,7 +703,7 @@ class Walk:
             premises = getattr(dog, "_import_premises", None)
             dog.premises_id = premises if isinstance(premises, int) else getattr(premises, "pk", None)
         insert_objects(Dog, new["dog"])
-        _insert(
+        insert_rows(
             Ownership,
             ("dog_id", "person_id"),
             [
@@ -663,23 +720,27 @@ class Walk:
                 incident.number = f"{stem}{self.incident_number:04d}"
                 self.incident_number += 1
             Incident.objects.bulk_create(new["incident"], batch_size=CHUNK)
-            _insert(
+            insert_rows(
                 Incident.dogs.through,
                 ("incident_id", "dog_id"),
                 [(i.pk, i._import_dog) for i in new["incident"]],  # noqa: SLF001
             )
-        licences = []
-        if self.licences and self.final:
-            before = dict(Dog.objects.filter(pk__in=list(self.licences)).values_list("pk", "licence_number"))
-            licences = [(pk, before.get(pk, ""), lic) for pk, (_row, lic) in sorted(self.licences.items())]
-            Dog.objects.bulk_update(
-                [Dog(pk=pk, licence_number=new) for pk, old, new in licences if old != new],
-                ["licence_number"],
-                batch_size=CHUNK,
-            )
-        self.record_events(licences)
+        self.store.flush()  # the keys of this chunk's records, with their ids
+        self.record_events([])
+        if self.licenced and self.final:
+            for batch in self.store.noted("licence", CHUNK):
+                before = dict(
+                    Dog.objects.filter(pk__in=[pk for pk, _ in batch]).values_list("pk", "licence_number")
+                )
+                licences = [(pk, before.get(pk, ""), lic) for pk, lic in batch]
+                Dog.objects.bulk_update(
+                    [Dog(pk=pk, licence_number=new) for pk, old, new in licences if old != new],
+                    ["licence_number"],
+                    batch_size=CHUNK,
+                )
+                self.record_events(licences, records=False)
         run_id, city, source = self.run.pk, self.city, self.run.source
-        _insert(
+        insert_rows(
             ImportedRecord,
             ("run_id", "jurisdiction", "source", "model", "object_id", "row", "source_ref", "created"),
             [
@@ -688,17 +749,6 @@ class Walk:
             ],
         )
         self.pending.clear()
-        for mapping, key in self.fresh:
-            value = mapping[key]
-            if type(value) is not int:
-                mapping[key] = value.pk
-        self.fresh.clear()
-
-
-def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    """Rows of a table that needs no id back (links, the rows records came from), written a few hundred a
-    statement without building a model object each: most of an import's time went into those objects."""
-    insert_rows(model, columns, rows)
 
 
 def check(run: ImportRun, rows: Iterator[list[str]], *, actor, progress=None) -> Outcome:
