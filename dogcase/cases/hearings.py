@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import CharField, Exists, OuterRef, Q
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from dogcase.cases.citysettings import supplied as city_choices
@@ -255,14 +258,15 @@ def bookings(j, place: str, start: dt.datetime, end: dt.datetime, *, day: dt.dat
     wanted = place_key(place)
     if not steps or not wanted:
         return []
+    scheduling = Event.objects.filter(
+        jurisdiction=j.id,
+        kind=Event.Kind.STEP,
+        act__in=list(steps),
+        case__status=Case.Status.OPEN,
+        at__gte=start - BOOKED_WITHIN,
+    )
     events = list(
-        Event.objects.filter(
-            jurisdiction=j.id,
-            kind=Event.Kind.STEP,
-            act__in=list(steps),
-            case__status=Case.Status.OPEN,
-            at__gte=start - BOOKED_WITHIN,
-        )
+        scheduling.filter(case_id__in=_cases_booked_near(scheduling, steps, start, end))
         .select_related("case")
         .order_by("-seq")
     )
@@ -290,6 +294,27 @@ def bookings(j, place: str, start: dt.datetime, end: dt.datetime, *, day: dt.dat
             out.append(Booking(e.case.number, s.event, other, where))
     out.sort(key=lambda b: b.start)
     return out
+
+
+def _cases_booked_near(scheduling, steps: dict, start: dt.datetime, end: dt.datetime):
+    """The cases whose scheduling acts (`scheduling`) may hold a room in [start, end): an act that recorded a
+    hearing on a day near it (the day as written, in the text's own offset: two days either side is wide
+    enough for any offset and a hearing of up to a day), or one corrected since. Every act of those cases is
+    then read, newest first, as before; the city's other scheduled hearings, months of them, are not. A case's
+    current schedule is its newest act, so a case none of whose acts is near holds no room then."""
+    low = (timezone.localtime(start).date() - NEAR).isoformat()
+    high = (timezone.localtime(end).date() + NEAR + dt.timedelta(days=1)).isoformat()
+    names = sorted({s.event for s in steps.values()})
+    near = Q(Exists(Event.objects.filter(kind=Event.Kind.CORRECTION, corrects=OuterRef("pk"))))
+    annotated = {}
+    for i, name in enumerate(names):
+        annotated[f"booked_{i}"] = Cast(KT(f"data__events__{name}"), output_field=CharField())
+        acts = [step_id for step_id, s in steps.items() if s.event == name]
+        near |= Q(act__in=acts, **{f"booked_{i}__gte": low, f"booked_{i}__lt": high})
+    return scheduling.annotate(**annotated).filter(near).values("case_id")
+
+
+NEAR = dt.timedelta(days=2)
 
 
 def check_room(

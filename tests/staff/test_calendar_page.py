@@ -211,3 +211,64 @@ def test_moving_a_hearing_by_a_correction_into_a_booked_room_is_refused(booked, 
         expected_version=second.case.version,
         at=at(5),
     )
+
+
+def test_a_room_is_looked_for_among_the_hearings_near_that_time_not_the_citys_months_of_them(
+    booked, make_case, staff
+):
+    """The room check reads the cases with a hearing recorded near the time asked for (and those whose
+    hearing was corrected since), not every hearing the city scheduled in the last months."""
+    from dogcase.cases.hearings import _cases_booked_near, scheduled_inputs
+    from dogcase.cases.models import Event
+
+    far = requested(make_case)
+    schedule(far, staff, 16, 14)
+    j = library().get("battle-lake-mn")
+    steps = {s.step_id: s for s in scheduled_inputs(j, at(4).date())}
+    scheduling = Event.objects.filter(jurisdiction=j.id, kind=Event.Kind.STEP, act__in=list(steps))
+    near_ten = set(
+        _cases_booked_near(scheduling, steps, at(10, 14), at(10, 15)).values_list("case_id", flat=True)
+    )
+    near_thirty = set(
+        _cases_booked_near(scheduling, steps, at(16, 9), at(16, 10)).values_list("case_id", flat=True)
+    )
+    assert near_ten == {booked.case.pk}
+    assert near_thirty == {far.case.pk}
+    # a day or two either side is still read (the text's own offset may put it on another day)
+    assert booked.case.pk in set(
+        _cases_booked_near(scheduling, steps, at(11, 23), at(12, 0)).values_list("case_id", flat=True)
+    )
+    assert not set(
+        _cases_booked_near(scheduling, steps, at(13, 9), at(13, 10)).values_list("case_id", flat=True)
+    )
+
+
+def test_a_hearing_corrected_from_a_far_day_into_the_hour_holds_the_room(booked, make_case, staff):
+    from dogcase.cases import acts
+
+    moved = requested(make_case)
+    schedule(moved, staff, 16, 9)
+    event = moved.case.events.get(act="schedule_hearing")
+    moved.case.refresh_from_db()
+    acts.correct_event_date(
+        moved.case,
+        event=event,
+        name="hearing_scheduled",
+        value=at(12, 9),
+        reason="the hearing was brought forward",
+        actor=staff["clerk"],
+        expected_version=moved.case.version,
+        at=at(5),
+    )
+    third = requested(make_case)
+    j = library().get("battle-lake-mn")
+    field, words = check_room(
+        j, third.case, "schedule_hearing", {"hearing_at": at(12, 9).isoformat(), "place": PLACE}, at(6)
+    )
+    assert field == "hearing_at" and moved.case.number in words
+    assert (
+        check_room(
+            j, third.case, "schedule_hearing", {"hearing_at": at(16, 9).isoformat(), "place": PLACE}, at(6)
+        )
+        is None
+    )
