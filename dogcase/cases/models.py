@@ -552,6 +552,14 @@ class Obligation(models.Model):
             models.Index(fields=["status", "case"], name="obligation_status_case"),
             # a period's report: the city's obligations due in the period
             models.Index(fields=["jurisdiction", "due_date"], name="obligation_city_due"),
+            # the dashboards' rabies observations (deadline "rabies_observation:<n>", a prefix): on PostgreSQL an
+            # index of the active obligations that a LIKE of a prefix can read, whatever the database's collation
+            models.Index(
+                fields=["deadline_id", "jurisdiction"],
+                name="obligation_active_like",
+                opclasses=["varchar_pattern_ops", "varchar_pattern_ops"],
+                condition=Q(status__in=["open", "overdue"]),
+            ),
         ]
 
     def __str__(self) -> str:
