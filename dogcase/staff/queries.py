@@ -408,10 +408,12 @@ def dashboard(user, *, today: dt.date, now: dt.datetime, size: int = DASHBOARD_P
     # the lists' statements are kept for the user and all they depend on but the moment: the law in use, the
     # user's cities, roles and offices there (deciding_cities, _role_deadlines), the day (city_law)
     cities = cities_of(user)
+    law = library()
+    ranked.keep_for(law)
     key = (
         "dashboard",
         user.pk,
-        library(),
+        law,
         cities,
         staff_roles(user),
         tuple(offices_held(user, city) for city in cities),

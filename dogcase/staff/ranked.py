@@ -142,9 +142,21 @@ _KEPT: OrderedDict[Hashable, dict[str, _Kept]] = OrderedDict()
 _KEPT_LOCK = threading.Lock()
 
 
+_KEPT_FOR: list = [None]  # what the kept statements were compiled under (the law in use)
+
+
 def forget_kept() -> None:
     with _KEPT_LOCK:
         _KEPT.clear()
+
+
+def keep_for(owner) -> None:
+    """Forget every kept statement when `owner` (the law in use) is not the one they were kept under: a reloaded
+    law keeps no statement, and no old law is held by them."""
+    with _KEPT_LOCK:
+        if _KEPT_FOR[0] is not owner:
+            _KEPT.clear()
+            _KEPT_FOR[0] = owner
 
 
 def _statement(a: tuple[str, list] | None, b: tuple[str, list] | None, moments: tuple) -> _Statement | None:

@@ -103,3 +103,14 @@ def test_a_statement_that_changes_otherwise_with_the_moment_is_not_kept(demo):
     counts, rows = ranked.read_kept(("test",), build, now=now, cap=10, moment=queries._moment)
     assert not ranked._KEPT
     assert (counts, rows) == ranked.read(build(now), cap=10)
+
+
+def test_a_law_reloaded_keeps_no_statement_of_the_law_before(demo, monkeypatch):
+    user = User.objects.get(username="clerk")
+    now, today = now_and_today()
+    queries.dashboard(user, today=today, now=now)
+    assert len(ranked._KEPT) == 1
+    ranked.keep_for(object())  # another law in use: what was kept under the one before is forgotten
+    assert not ranked._KEPT
+    queries.dashboard(user, today=today, now=now)
+    assert len(ranked._KEPT) == 1 and ranked._KEPT_FOR[0] is next(iter(ranked._KEPT))[0][2]
