@@ -710,13 +710,13 @@ def _folders(root: str | None) -> tuple[Path, Path | None]:
     a request); an explicit `root` alone."""
     if root:
         return Path(root), None
-    settings = (os.environ.get(SITE_PACKS_ENV), os.environ.get("DOGCASE_VAR_DIR"))
+    settings = (PACKS_DIR, os.environ.get(SITE_PACKS_ENV), os.environ.get("DOGCASE_VAR_DIR"))
     if settings not in _DEFAULT_FOLDERS:
         _DEFAULT_FOLDERS[settings] = (PACKS_DIR, site_packs_dir())
     return _DEFAULT_FOLDERS[settings]
 
 
-_DEFAULT_FOLDERS: dict[tuple[str | None, str | None], tuple[Path, Path | None]] = {}
+_DEFAULT_FOLDERS: dict[tuple[Path, str | None, str | None], tuple[Path, Path | None]] = {}
 
 
 def _read(root: Path, site: Path | None) -> _Loaded:
