@@ -2,9 +2,12 @@
 
 import datetime as dt
 import itertools
+import os
 
 import pytest
-from django.test import Client
+from django.core.management import call_command
+from django.db import transaction
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from dogcase.cases import acts
@@ -110,3 +113,19 @@ def declare(case: Case, actor, designation="potentially_dangerous", at=None):
         basis="Unprovoked bite in public (B)(1)(a)",
         **extra,
     )
+
+
+@pytest.fixture(scope="module")
+def demo_once(django_db_setup, django_db_blocker):
+    """The demo's cities, seeded once for a module; each test's changes are rolled back after it, the demo
+    after the module's last."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:  # the demo password
+                call_command("seed_demo", stdout=quiet)
+            yield
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)

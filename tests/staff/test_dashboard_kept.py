@@ -5,13 +5,9 @@ moment, and the same dashboard. A statement that changes otherwise from one mome
 from __future__ import annotations
 
 import datetime as dt
-import os
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
-from django.db import transaction
-from django.test import override_settings
 
 from dogcase.cases.models import Obligation
 from dogcase.cases.pages import now_and_today
@@ -22,17 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:  # the demo password
-                call_command("seed_demo", stdout=quiet)
-            yield
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
+def demo(demo_once):
+    """The demo's cities, seeded once for the module (tests/staff/conftest.py)."""
+    return demo_once
 
 
 @pytest.fixture(autouse=True)

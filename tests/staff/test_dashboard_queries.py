@@ -5,13 +5,10 @@ here (each list's own query counted in full, and read in its order)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
-from django.db import connection, transaction
-from django.test import Client, override_settings
+from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from dogcase.cases.access import cities_of
@@ -27,19 +24,9 @@ MAX_QUERIES = 12
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    """The demo's cities, seeded once for the module; each test's changes are rolled back after it, the demo
-    after the last."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:  # the demo password
-                call_command("seed_demo", stdout=quiet)
-            yield
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
+def demo(demo_once):
+    """The demo's cities, seeded once for the module (tests/staff/conftest.py)."""
+    return demo_once
 
 
 def requested(client) -> tuple[int, object]:
