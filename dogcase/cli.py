@@ -6,8 +6,10 @@ Exit codes: 0 answered, 2 bad input or an invalid law pack (the message names th
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,25 @@ from dogcase.law.errors import InputError, LawError, PackError
 EXIT_BAD_INPUT = 2
 
 
+@functools.cache
+def _columns() -> int:
+    """The terminal's width, as argparse's help would read it: once a process, not once an argument (argparse
+    asks the terminal each time it makes a formatter, about sixty times a parser)."""
+    return shutil.get_terminal_size().columns - 2
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width=None) -> None:
+        super().__init__(
+            prog, indent_increment, max_help_position, width if width is not None else _columns()
+        )
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # argparse's own errors exit 2 too, with our JSON shape
         _fail("arguments", message)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from pathlib import Path
+from typing import Any
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
@@ -18,7 +19,8 @@ from dogcase.law.loader import Reload, loaded_texts, reload_if_changed
 
 logger = logging.getLogger(__name__)
 
-_last_recorded: dict[str, str] = {}  # "fingerprint": the version this process last found recorded
+# "fingerprint": the version this process last found recorded; "hashed": (the texts in use, their fingerprint)
+_last_recorded: dict[str, Any] = {}
 
 
 def take_newer_law(*, record: bool = True) -> Reload | None:
@@ -39,7 +41,7 @@ def take_newer_law(*, record: bool = True) -> Reload | None:
             "; ".join(str(c) for c in result.changes) or "no change of substance",
         )
     taken = result is not None and result.error is None
-    fingerprint = changes.fingerprint(loaded_texts())
+    fingerprint = _in_use_fingerprint()
     if (taken or record) and _last_recorded.get("fingerprint") != fingerprint:
         try:
             record_law_in_use(timezone.now())
@@ -49,6 +51,16 @@ def take_newer_law(*, record: bool = True) -> Reload | None:
                 "law packs: the version in use could not be recorded; it will be on the next check"
             )
     return result
+
+
+def _in_use_fingerprint() -> str:
+    """The fingerprint of the law texts in use, hashed once for each set of texts loaded (the texts of a
+    loaded library never change: a reload loads new ones), not on every sweep and every reload check."""
+    texts = loaded_texts()
+    held = _last_recorded.get("hashed")
+    if held is None or held[0] is not texts:
+        held = _last_recorded["hashed"] = (texts, changes.fingerprint(texts))
+    return held[1]
 
 
 def record_law_in_use(at: dt.datetime) -> LawVersion | None:

@@ -132,3 +132,20 @@ def test_another_citys_clerk_can_neither_match_nor_bring_in_nor_watch(make_staff
     assert other.post(f"/imports/{run.pk}/bring-in").status_code == 404
     assert other.get(f"/imports/{run.pk}/progress").status_code == 404
     assert ImportRun.objects.get().status == ImportRun.Status.MAPPING
+
+
+@pytest.mark.parametrize(
+    "hour, words", [(6, "6:54 a.m. on 3 December 2026."), (18, "6:54 p.m. on 3 December 2026.")]
+)
+def test_the_file_says_when_it_was_sent_in_one_sentence(clerk, hour, words):
+    """The time ends in "a.m."/"p.m.", so the sentence ends with the date, not with a second full stop."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    client = client_for(clerk)
+    send(client, "asm3_animals.csv", "dogs")
+    run = ImportRun.objects.get()
+    sent = dt.datetime(2026, 12, 3, hour, 54, tzinfo=ZoneInfo("America/Chicago"))
+    ImportRun.objects.filter(pk=run.pk).update(created_at=sent)
+    page = client.get(f"/imports/{run.pk}").content.decode()
+    assert f" at {words}</p>" in page and "m..</p>" not in page
