@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from dogcase.cases.models import Case, Person
+from dogcase.cases.models import Case, CityAccess, Person
 from dogcase.messaging.compose import compose
 from dogcase.messaging.enqueue import enqueue_send
 from dogcase.messaging.models import Message
@@ -63,19 +63,41 @@ def case_staff(case: Case, roles: str = "") -> list:
 def city_staff(jurisdiction: str, roles: str = "") -> list:
     """The active staff of a city (auditors, who only read, are never told); only those with one of `roles`
     (",role,role,") when given."""
-    wanted = {r for r in roles.split(",") if r}
-    users = (
-        get_user_model()
-        .objects.filter(is_active=True, city_access__jurisdiction=jurisdiction)
-        .prefetch_related("groups")
-        .order_by("pk")
-        .distinct()
+    return staff_of_cities([(jurisdiction, roles)])[(jurisdiction, roles)]
+
+
+def staff_of_cities(wanted: list[tuple[str, str]]) -> dict[tuple[str, str], list]:
+    """`city_staff` of each (city, roles) pair, in two queries whatever the number of pairs: the cities' active
+    users, and those users' roles (the day's reminders ask for a city's staff once per set of roles)."""
+    cities = sorted({city for city, _ in wanted})
+    out: dict[tuple[str, str], list] = {pair: [] for pair in wanted}
+    if not cities:
+        return out
+    access = (
+        CityAccess.objects.filter(jurisdiction__in=cities, user__is_active=True)
+        .select_related("user")
+        .order_by("user_id", "jurisdiction")
     )
-    out = []
-    for user in users:
-        names = {g.name for g in user.groups.all()}
-        if names - {"auditor"} and (not wanted or names & wanted):
-            out.append(user)
+    users: dict[int, Any] = {}
+    cities_of: list[tuple[int, str]] = []
+    for row in access:
+        users.setdefault(row.user_id, row.user)
+        cities_of.append((row.user_id, row.jurisdiction))
+    names: dict[int, set[str]] = {pk: set() for pk in users}
+    groups = get_user_model().groups.through.objects.filter(user_id__in=list(users))
+    for user_id, name in groups.values_list("user_id", "group__name"):
+        names[user_id].add(name)
+    for user_id, city in cities_of:
+        has = names[user_id]
+        if not has - {"auditor"}:
+            continue
+        for pair in wanted:
+            at, roles = pair
+            if at != city:
+                continue
+            asked = {r for r in roles.split(",") if r}
+            if not asked or has & asked:
+                out[pair].append(users[user_id])
     return out
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from dogcase.cases.models import Case, Obligation
 from dogcase.law import library
 from dogcase.messaging.models import Message
-from dogcase.messaging.outbox import city_staff, message_key, notify, owners_by_dog, recipients_of
+from dogcase.messaging.outbox import message_key, notify, owners_by_dog, recipients_of, staff_of_cities
 
 AHEAD_DAYS = (7, 2)
 # a deadline missed is told once, on the first sweep after it passed; looking back a few days covers a
@@ -218,8 +218,8 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
     """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts of
     messages the day's reminders have (those sent by an earlier run of the day included).
 
-    The day's obligations are read in one statement, the owners of all their dogs in one, each city's staff
-    once per set of roles, the messages already stored in one per 500 keys, and the obligations whose
+    The day's obligations are read in one statement, the owners of all their dogs in one, the cities' staff
+    in two, the messages already stored in one per 500 keys, and the obligations whose
     messages are still to be written in one per 500: a second sweep the same day, which has nothing new to
     send, costs a few queries whatever the number of deadlines, and builds no obligation."""
     at = at or timezone.now()
@@ -227,16 +227,12 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
     items = _items(reminder_rows(today), today)
 
     owners = owners_by_dog({row.dog_id for row, _, to, _, _ in items if to == "owners"}, today)
-    staff: dict[tuple[str, str], list] = {}
+    staff = staff_of_cities(
+        sorted({(row.jurisdiction, row.staff_roles) for row, _, to, _, _ in items if to == "staff"})
+    )
     recipients = []  # each item's (stored key, recipient) pairs
     for row, _, to, key, _ in items:
-        if to == "owners":
-            people = owners.get(row.dog_id, [])
-        else:
-            at_city = (row.jurisdiction, row.staff_roles)
-            if at_city not in staff:
-                staff[at_city] = city_staff(row.jurisdiction, row.staff_roles)
-            people = staff[at_city]
+        people = owners.get(row.dog_id, []) if to == "owners" else staff[(row.jurisdiction, row.staff_roles)]
         recipients.append(
             [message_key(k) for k, *_ in recipients_of(None, to=to, context={}, key=key, people=people)]
         )

@@ -504,3 +504,41 @@ def test_the_day_s_rows_from_the_compiled_statement_are_the_orm_s_rows_on_every_
         found += len(rows)
     assert found, "some day of the cases' deadlines has reminders"
     assert c.case.pk in {r.case_id for day in days for r in reminders.reminder_rows(day)}
+
+
+def test_the_staff_of_many_cities_and_roles_are_read_in_two_queries_and_are_each_city_s_staff(
+    make_staff_user,
+):
+    """The day's reminders read the staff of every (city, roles) pair at once: the same people, in the same
+    order, as city_staff of each pair (active only, never an auditor alone, only the roles asked when any)."""
+    from django.contrib.auth.models import Group
+
+    from dogcase.messaging.outbox import city_staff, staff_of_cities
+
+    officer = make_staff_user(
+        "animal_control_officer", username="officer", cities=["battle-lake-mn", "tracy-mn"]
+    )
+    make_staff_user("city_clerk", username="clerk", cities=["tracy-mn"])
+    make_staff_user("auditor", username="auditor", cities=["battle-lake-mn"])
+    both = make_staff_user("hearing_officer", username="hearing", cities=["battle-lake-mn"])
+    both.groups.add(Group.objects.get_or_create(name="auditor")[0])
+    gone = make_staff_user("city_clerk", username="gone", cities=["battle-lake-mn"])
+    gone.is_active = False
+    gone.save()
+    pairs = [
+        ("battle-lake-mn", ""),
+        ("battle-lake-mn", ",city_clerk,"),
+        ("battle-lake-mn", ",hearing_officer,animal_control_officer,"),
+        ("tracy-mn", ""),
+        ("tracy-mn", ",city_clerk,"),
+        ("elsewhere-mn", ""),
+    ]
+    with CaptureQueriesContext(connection) as ctx:
+        found = staff_of_cities(pairs)
+    assert len(ctx.captured_queries) == 2
+    names = {pair: [u.username for u in found[pair]] for pair in pairs}
+    assert names == {pair: [u.username for u in city_staff(*pair)] for pair in pairs}
+    assert names[("battle-lake-mn", "")] == ["officer", "hearing"]
+    assert names[("battle-lake-mn", ",city_clerk,")] == []
+    assert names[("tracy-mn", ",city_clerk,")] == ["clerk"]
+    assert names[("elsewhere-mn", "")] == [] and officer.pk < both.pk
