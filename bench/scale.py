@@ -26,7 +26,10 @@
    counts of the rows the report reads as one raw SQL statement and the same page over a year with nothing in
    it. The report's own totals must equal the raw counts (cases opened, obligations counted).
 6. Acts per second with 1, 4 and 8 writers, each in its own process, each on its own cases (open a case for
-   an incident, then declare or classify the dog).
+   an incident, then declare or classify the dog). Beside each, what the machine's CPUs did while they wrote
+   (/proc/stat between the first writer's start and the last one's end): how busy they were, and how much of
+   it was the writers' own processes (the rest is PostgreSQL and whatever else runs). When the CPUs are busy
+   through the whole phase, more writers cannot go faster: they share the same CPUs.
 
 Prints a table and writes var/bench-scale.json. Reports, never gates: the exit status is 0 unless the run
 itself fails (the sweep, the reminders or a report disagreeing with its raw query is a failure).
@@ -511,6 +514,34 @@ def writer_pool() -> list[tuple[int, str]]:
     return out
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """(busy, total) clock ticks of all the machine's CPUs since boot (Linux /proc/stat); None elsewhere."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def cpu_use(starts: list, ends: list, writers_cpu: float) -> dict | None:
+    """How busy the CPUs were between the earliest start and the latest end, and the writers' share of it."""
+    if any(t is None for t in starts + ends):
+        return None
+    busy0, total0 = min(starts, key=lambda t: t[1])
+    busy1, total1 = max(ends, key=lambda t: t[1])
+    if total1 <= total0:
+        return None
+    seconds = (busy1 - busy0) / os.sysconf("SC_CLK_TCK")
+    return {
+        "busy": (busy1 - busy0) / (total1 - total0),
+        "cpu_seconds": seconds,
+        "writers_cpu_seconds": writers_cpu,
+        "writers_share": writers_cpu / seconds if seconds else None,
+    }
+
+
 def writer(url: str, incidents: list, duration: float, barrier, results) -> None:
     setup_django(url)
     from django.contrib.auth import get_user_model
@@ -524,6 +555,7 @@ def writer(url: str, incidents: list, duration: float, barrier, results) -> None
         library().get(city)
     latencies, errors, first_error = [], 0, ""
     barrier.wait()
+    ticks_start, cpu_start = cpu_ticks(), time.process_time()
     started = time.perf_counter()
     end = started + duration
 
@@ -561,6 +593,8 @@ def writer(url: str, incidents: list, duration: float, barrier, results) -> None
             "latencies": latencies,
             "errors": errors,
             "first_error": first_error,
+            "cpu_seconds": time.process_time() - cpu_start,
+            "ticks": (ticks_start, cpu_ticks()),
         }
     )
 
@@ -603,6 +637,11 @@ def measure_writers(url: str, duration: float) -> list[dict]:
             # a writer that used up its incidents stopped before the time was up: the rate is still right,
             # the sample smaller
             "ran_out": sum(o["seconds"] < duration for o in outs),
+            "cpu": cpu_use(
+                [o["ticks"][0] for o in outs],
+                [o["ticks"][1] for o in outs],
+                sum(o["cpu_seconds"] for o in outs),
+            ),
         }
         rows.append(row)
         print(
@@ -610,6 +649,13 @@ def measure_writers(url: str, duration: float) -> list[dict]:
             f"p50 {row['p50_ms'] or 0:.1f} ms, p95 {row['p95_ms'] or 0:.1f} ms, {row['errors']} refused",
             flush=True,
         )
+        if row["cpu"]:
+            print(
+                f"    CPUs ({os.cpu_count()}) {row['cpu']['busy']:.0%} busy while they wrote; the writers' own "
+                f"processes {row['cpu']['writers_share']:.0%} of that, PostgreSQL and the rest "
+                f"{1 - row['cpu']['writers_share']:.0%}",
+                flush=True,
+            )
         if row["ran_out"]:
             print(
                 f"    {row['ran_out']} writer(s) used up their incidents before {duration:.0f} s", flush=True
@@ -669,13 +715,16 @@ def table(result: dict) -> str:
             lines.append(f"| {r['what']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {size} | {r['queries']} |")
     lines += [
         "",
-        "| writers | acts/s (all) | acts/s (each) | × one writer | p50 ms | p95 ms | refused |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| writers | acts/s (all) | acts/s (each) | × one writer | p50 ms | p95 ms | refused | CPUs busy "
+        "| of it the writers |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in result["writers"]:
+        cpu = r.get("cpu")
+        busy = f"{cpu['busy']:.0%} | {cpu['writers_share']:.0%}" if cpu else "– | –"
         lines.append(
             f"| {r['writers']} | {r['acts_per_s']:.1f} | {r['per_writer_acts_per_s']:.1f} | "
-            f"{r['vs_one_writer']:.2f} | {r['p50_ms'] or 0:.1f} | {r['p95_ms'] or 0:.1f} | {r['errors']} |"
+            f"{r['vs_one_writer']:.2f} | {r['p50_ms'] or 0:.1f} | {r['p95_ms'] or 0:.1f} | {r['errors']} | {busy} |"
         )
     return "\n".join(lines)
 

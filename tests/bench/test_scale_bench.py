@@ -80,3 +80,16 @@ def test_the_reminders_of_the_day_are_measured_on_the_data_set_as_it_is(data_set
         }
     )
     assert "| reminder_rows |" in text and "| raw SQL: the same rows |" in text
+
+
+def test_the_cpus_use_is_the_share_of_ticks_between_the_first_start_and_the_last_end():
+    """What the machine's CPUs did while the writers wrote: the earliest start and the latest end of the
+    writers' readings, the writers' own CPU seconds as a share of all the busy CPU seconds."""
+    hz = scale.os.sysconf("SC_CLK_TCK")
+    starts = [(1000, 5000), (1010, 5010)]
+    ends = [(1000 + 3 * hz, 5000 + 4 * hz), (1000 + 2 * hz, 5000 + 3 * hz)]
+    use = scale.cpu_use(starts, ends, writers_cpu=1.5)
+    assert use["busy"] == 0.75 and use["cpu_seconds"] == 3 and use["writers_share"] == 0.5
+    assert scale.cpu_use([None], ends, 1.0) is None
+    busy, total = scale.cpu_ticks()
+    assert 0 < busy <= total
