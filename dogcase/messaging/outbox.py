@@ -55,6 +55,28 @@ def owners_by_dog(dog_ids, today) -> dict[int, list[Person]]:
     return out
 
 
+def owner_ids_by_dog(dog_ids, today) -> dict[int, list[int]]:
+    """owners_by_dog's people as ids alone (no row read into Python): what a message's key needs."""
+    from dogcase.cases.models import Ownership
+
+    out: dict[int, list[int]] = {}
+    rows = (
+        Ownership.objects.filter(dog_id__in=sorted(dog_ids))
+        .filter(Q(until__isnull=True) | Q(until__gte=today))
+        .order_by("dog_id", "person_id")
+        .values_list("dog_id", "person_id")
+        .distinct()
+    )
+    for dog_id, person_id in rows:
+        out.setdefault(dog_id, []).append(person_id)
+    return out
+
+
+def recipient_key(key: str, to: str, pk: int) -> str:
+    """The key of the message of `key` to one owner (a person's id) or one member of the staff (a user's)."""
+    return f"{key}:person:{pk}" if to == "owners" else f"{key}:user:{pk}"
+
+
 def case_staff(case: Case, roles: str = "") -> list:
     """The active staff of the case's city; only those with one of `roles` (",role,role,") when given."""
     return city_staff(case.jurisdiction, roles)
@@ -109,7 +131,7 @@ def recipients_of(
     then not read, and may be None)."""
     if to == "owners":
         return [
-            (f"{key}:person:{p.pk}", {"person": p}, p.full_name, p.email, p.preferred_language)
+            (recipient_key(key, to, p.pk), {"person": p}, p.full_name, p.email, p.preferred_language)
             for p in (case_owners(case) if people is None else people)
         ]
     if people is None:
@@ -119,7 +141,7 @@ def recipients_of(
             else case_staff(case, context.get("staff_roles", ""))
         )
     return [
-        (f"{key}:user:{u.pk}", {"user": u}, u.get_full_name() or u.get_username(), u.email, "en")
+        (recipient_key(key, to, u.pk), {"user": u}, u.get_full_name() or u.get_username(), u.email, "en")
         for u in people
     ]
 

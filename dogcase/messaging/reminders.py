@@ -17,7 +17,14 @@ from django.utils import timezone
 from dogcase.cases.models import Case, Obligation
 from dogcase.law import library
 from dogcase.messaging.models import Message
-from dogcase.messaging.outbox import message_key, notify, owners_by_dog, recipients_of, staff_of_cities
+from dogcase.messaging.outbox import (
+    message_key,
+    notify,
+    owner_ids_by_dog,
+    owners_by_dog,
+    recipient_key,
+    staff_of_cities,
+)
 
 AHEAD_DAYS = (7, 2)
 # a deadline missed is told once, on the first sweep after it passed; looking back a few days covers a
@@ -218,24 +225,29 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
     """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts of
     messages the day's reminders have (those sent by an earlier run of the day included).
 
-    The day's obligations are read in one statement, the owners of all their dogs in one, the cities' staff
-    in two, the messages already stored in one per 500 keys, and the obligations whose
-    messages are still to be written in one per 500: a second sweep the same day, which has nothing new to
-    send, costs a few queries whatever the number of deadlines, and builds no obligation."""
+    The day's obligations are read in one statement, the ids of the owners of all their dogs in one, the
+    cities' staff in two, the messages already stored in one per 500 keys; then, for the messages still to be
+    written only, the owners in one and the obligations in one per 500: a second sweep the same day, which has
+    nothing new to send, costs a few queries whatever the number of deadlines, and builds no obligation, no
+    owner and no message."""
     at = at or timezone.now()
     today = timezone.localdate(at)
     items = _items(reminder_rows(today), today)
 
-    owners = owners_by_dog({row.dog_id for row, _, to, _, _ in items if to == "owners"}, today)
+    # who each message goes to, by id: enough for the messages' keys (the people are read below, for the
+    # messages still to write only)
+    owner_ids = owner_ids_by_dog({row.dog_id for row, _, to, _, _ in items if to == "owners"}, today)
     staff = staff_of_cities(
         sorted({(row.jurisdiction, row.staff_roles) for row, _, to, _, _ in items if to == "staff"})
     )
-    recipients = []  # each item's (stored key, recipient) pairs
+    recipients = []  # each item's stored keys, one a recipient
     for row, _, to, key, _ in items:
-        people = owners.get(row.dog_id, []) if to == "owners" else staff[(row.jurisdiction, row.staff_roles)]
-        recipients.append(
-            [message_key(k) for k, *_ in recipients_of(None, to=to, context={}, key=key, people=people)]
+        ids = (
+            owner_ids.get(row.dog_id, [])
+            if to == "owners"
+            else [u.pk for u in staff[(row.jurisdiction, row.staff_roles)]]
         )
+        recipients.append([message_key(recipient_key(key, to, pk)) for pk in ids])
     # the keys of the messages stored already, not the messages: a run that has nothing new to send (a second
     # sweep the same day) builds no message in Python
     stored: set[str] = set()
@@ -251,6 +263,7 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
             counts[item[1]] += len(keys)
         else:
             to_write.append(item)
+    owners = owners_by_dog({row.dog_id for row, _, to, _, _ in to_write if to == "owners"}, today)
     wanted = sorted({row.pk for row, *_ in to_write})
     obligations: dict[int, Obligation] = {}
     for start in range(0, len(wanted), 500):
