@@ -28,6 +28,25 @@ def test_the_raw_query_finds_the_obligations_the_sweep_marks_overdue(data_set, c
     assert raw and raw == scale.swept_overdue()
 
 
+def test_a_sweep_round_times_the_command_beside_both_raw_queries_and_tables_it(data_set, capsys):
+    scale.run_sweep(timezone.now())  # caught up: the round's runs find nothing changed
+    row = scale.sweep_round("nothing changed", raw_reps=2, repeat=3)
+    assert row["runs"] == 3 and row["same_set"] and row["overdue"] > 0
+    assert row["raw_reminders_seconds"] > 0 and row["sweep_seconds"] > 0
+    floor = row["raw_seconds"] + row["raw_reminders_seconds"]
+    assert row["ratio_with_reminders"] == pytest.approx(row["sweep_seconds"] / floor)
+    text = scale.table(
+        {
+            "parameters": {"dogs": 400, "incidents": 40, "cases": 24, "seed": 3},
+            "environment": {"postgresql": "-", "cpus": 1},
+            "sweep": [row],
+            "pages": [],
+            "writers": [],
+        }
+    )
+    assert "| nothing changed (median of 3) |" in text and f"{row['ratio_with_reminders']:,.1f}×" in text
+
+
 def test_an_act_on_a_share_of_the_cases_touches_them(data_set):
     undeclared = Case.objects.filter(jurisdiction="battle-lake-mn", designation="")
     before = {c.pk: c.version for c in undeclared}
