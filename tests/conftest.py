@@ -99,6 +99,15 @@ def test_date():
 
 
 @pytest.fixture(autouse=True)
+def no_hearings_kept():
+    """The hearings kept per case version (dogcase.cases.hearings) start empty in each test: a test's rows are
+    rolled back, and the next test's case may have the same id and version with other acts."""
+    from dogcase.cases import hearings
+
+    hearings.forget_kept_hearings()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The production hasher is slow on purpose; tests hash many passwords and need none of that strength.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

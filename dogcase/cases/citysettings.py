@@ -54,15 +54,16 @@ def supplied_in(jurisdictions) -> dict[str, dict[str, Any]]:
 
 def fingerprint(jurisdiction: str) -> str:
     """A short mark of the city's choices, for the obligations' law fingerprint ("" when it made none)."""
-    return _mark(supplied(jurisdiction))
+    return mark(supplied(jurisdiction))
 
 
 def fingerprints(jurisdictions) -> dict[str, str]:
     """`fingerprint` of each of the cities, in one query (the sweep's, whatever the number of cities)."""
-    return {j: _mark(c) for j, c in supplied_in(jurisdictions).items()}
+    return {j: mark(c) for j, c in supplied_in(jurisdictions).items()}
 
 
-def _mark(chosen: dict[str, Any]) -> str:
+def mark(chosen: dict[str, Any]) -> str:
+    """A short mark of a city's choices (as `supplied` gives them): "" when it made none."""
     if not chosen:
         return ""
     return "+" + hashlib.sha256(json.dumps(chosen, sort_keys=True).encode()).hexdigest()[:8]

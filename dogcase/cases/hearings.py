@@ -8,6 +8,8 @@ schedules a hearing when one of its inputs records a scheduled event, `when: fut
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +19,8 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from dogcase.cases.citysettings import mark, supplied_in
 from dogcase.cases.citysettings import supplied as city_choices
-from dogcase.cases.citysettings import supplied_in
 from dogcase.cases.models import (
     HEARING_OFFICER_OF_STEP,
     Case,
@@ -28,6 +30,7 @@ from dogcase.cases.models import (
     jurisdiction_of,
     scheduled_hearings,
 )
+from dogcase.law import library
 
 # The hearing officer's own list is read from the cases most recently scheduled with them: a page that does not
 # grow with every case they ever heard (a statewide officer may have heard thousands).
@@ -72,29 +75,79 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
     if not case_ids:
         return [], False
     # the incident with its case: the case's state reads its date (one query, not one a case)
-    cases = Case.objects.filter(pk__in=case_ids).select_related("dog", "incident")
-    by_case: dict[int, list[Event]] = {pk: [] for pk in case_ids}
-    for e in Event.objects.filter(
-        case_id__in=case_ids, kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]
-    ).order_by("seq"):
-        by_case[e.case_id].append(e)
+    cases = list(Case.objects.filter(pk__in=case_ids).select_related("dog", "incident"))
     # the cities' choices read once for all the cases; the user, whose hearings these are, already read
     settings = supplied_in(cities)
+    marks = {city: mark(chosen) for city, chosen in settings.items()}
+    today = timezone.localdate()
+    keep_hearings_for(library())
+    with _KEPT_HEARINGS_LOCK:
+        kept = {case.pk: _KEPT_HEARINGS.get(_kept_key(case, marks, today)) for case in cases}
+    by_case: dict[int, list[Event]] = {pk: [] for pk, hearings in kept.items() if hearings is None}
+    if by_case:  # the acts of the cases changed (or not seen) since their hearings were worked out
+        for e in Event.objects.filter(
+            case_id__in=list(by_case), kind__in=[Event.Kind.STEP, Event.Kind.CORRECTION]
+        ).order_by("seq"):
+            by_case[e.case_id].append(e)
     users: dict[str, Any] = {str(user.pk): user}
     rows = []
     for case in cases:
-        j = jurisdiction_of(case)
-        events = by_case[case.pk]
-        state = case_state(case, events, settings.get(case.jurisdiction, {}))
-        recorded = state.events
-        for name, hearing in scheduled_hearings(case, j, events, users, state=state).items():
-            if hearing.officer is None or hearing.officer.pk != user.pk:
-                continue
-            if was_held(j, name, hearing, recorded):
-                continue
-            rows.append({"case": case, "hearing": hearing})
+        hearings = kept[case.pk]
+        if hearings is None:
+            hearings = _hearings_to_hold(case, by_case[case.pk], settings.get(case.jurisdiction, {}), users)
+            _keep(_kept_key(case, marks, today), hearings)
+        rows += [{"case": case, "hearing": h} for officer, h in hearings if officer == user.pk]
     rows.sort(key=lambda r: r["hearing"].at)
     return rows[:HEARINGS_SHOWN], more or len(rows) > HEARINGS_SHOWN
+
+
+def _hearings_to_hold(case: Case, events: list[Event], chosen: dict, users: dict) -> list[tuple[int, Any]]:
+    """The case's hearings scheduled with a member of staff and not yet held: (their user id, the hearing)."""
+    j = jurisdiction_of(case)
+    state = case_state(case, events, chosen)
+    recorded = state.events
+    out = []
+    for name, hearing in scheduled_hearings(case, j, events, users, state=state).items():
+        if hearing.officer is None or was_held(j, name, hearing, recorded):
+            continue
+        out.append((hearing.officer.pk, hearing))
+    return out
+
+
+# A case's hearings still to hold change only with its acts (its version), the law in use, the city's choices
+# and the day the law is read on: kept for those, a hearing officer's dashboard works out again only the cases
+# acted on since (each a case's whole history, in the law engine, otherwise on every request).
+KEPT_HEARINGS_MOST = 4096
+_KEPT_HEARINGS: OrderedDict[tuple, list] = OrderedDict()
+_KEPT_HEARINGS_LOCK = threading.Lock()
+_KEPT_HEARINGS_FOR: list = [None]
+
+
+def forget_kept_hearings() -> None:
+    """Forget every kept case's hearings (a database restored from a backup may reuse a case's id and version
+    for other acts: the restore's process starts empty, and a server is restarted after it)."""
+    with _KEPT_HEARINGS_LOCK:
+        _KEPT_HEARINGS.clear()
+
+
+def keep_hearings_for(law) -> None:
+    """Forget the kept hearings when `law` (the law in use) is not the one they were worked out under."""
+    with _KEPT_HEARINGS_LOCK:
+        if _KEPT_HEARINGS_FOR[0] is not law:
+            _KEPT_HEARINGS.clear()
+            _KEPT_HEARINGS_FOR[0] = law
+
+
+def _kept_key(case: Case, marks: dict[str, str], today: dt.date) -> tuple:
+    return (case.pk, case.version, case.jurisdiction, marks.get(case.jurisdiction, ""), today)
+
+
+def _keep(key: tuple, hearings: list) -> None:
+    with _KEPT_HEARINGS_LOCK:
+        _KEPT_HEARINGS[key] = hearings
+        _KEPT_HEARINGS.move_to_end(key)
+        while len(_KEPT_HEARINGS) > KEPT_HEARINGS_MOST:
+            _KEPT_HEARINGS.popitem(last=False)
 
 
 def was_held(j, name: str, hearing, recorded) -> bool:
@@ -108,7 +161,6 @@ def _may_be_designated(user, cities) -> bool:
     """Whether the law of any of these cities lets a step designate someone with this user's roles to take an
     act (to hold a hearing): the roles the packs empower for the acts their `staff_member` inputs name."""
     from dogcase.cases.access import staff_roles, staff_roles_for_pack_roles
-    from dogcase.law import library
 
     mine = staff_roles(user)
     lib = library()

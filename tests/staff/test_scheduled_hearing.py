@@ -265,3 +265,37 @@ def test_staff_the_law_never_designates_to_hold_a_hearing_do_not_search_the_case
     # Battle Lake's (I)(3) lets the City Clerk/Treasurer hold the hearing: the clerk's list is searched
     assert hearings._may_be_designated(staff["clerk"], ("battle-lake-mn",))
     assert hearings._may_be_designated(staff["hearing"], ("battle-lake-mn",))
+
+
+def test_a_cases_hearings_are_worked_out_again_only_when_its_acts_or_the_law_change(staff, monkeypatch):
+    """The hearing officer's dashboard keeps each case's hearings to hold for the case's version: a second look
+    works out no case again; an act on one case (its version moves on) works out that case alone, and shows
+    what the act changed; a reloaded law works out every case again."""
+    from dogcase.cases import hearings
+    from dogcase.law import library
+
+    worked: list[int] = []
+    original = hearings.case_state
+
+    def counting(case, *args, **kwargs):
+        worked.append(case.pk)
+        return original(case, *args, **kwargs)
+
+    monkeypatch.setattr(hearings, "case_state", counting)
+    stories = [_scheduled_with_the_hearing_officer(staff, n, hearing_day=12 + n) for n in range(3)]
+
+    def listed() -> list[str]:
+        rows, _more = hearings.hearings_to_hold(staff["hearing"], ("battle-lake-mn",))
+        return [r["case"].number for r in rows]
+
+    assert listed() == [s.case.number for s in stories] and sorted(worked) == sorted(
+        s.case.pk for s in stories
+    )
+    worked.clear()
+    assert listed() == [s.case.number for s in stories] and worked == []
+    stories[0].step("hold_hearing", "hearing", 12, held_on=on(12))
+    assert listed() == [s.case.number for s in stories[1:]] and worked == [stories[0].case.pk]
+    worked.clear()
+    monkeypatch.setattr(hearings, "_KEPT_HEARINGS_FOR", [object()])  # as if the law in use were another
+    hearings.keep_hearings_for(library())
+    assert listed() == [s.case.number for s in stories[1:]] and len(worked) == 3
