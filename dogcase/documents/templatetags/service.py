@@ -43,9 +43,10 @@ def service_section(context, case):
         documents = issued  # every document of the case, oldest first, each marked `superseded`
     attempts: dict[int, list[ServiceAttempt]] = {d.pk: [] for d in documents}
     if documents:
+        # the panels read only the ids of the events an attempt took (not the events): no join of them
         rows = (
             ServiceAttempt.objects.filter(document__in=list(attempts))
-            .select_related("step_event", "receipt_event", "served_by")
+            .select_related("served_by")
             .prefetch_related("proofs")
             .order_by("document_id", "number")
         )

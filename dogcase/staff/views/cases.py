@@ -59,9 +59,8 @@ from dogcase.staff.stepforms import choice_message, document_needs, fields_for, 
 
 def case_of_user(user, number: str) -> Case:
     return in_cities(
-        Case.objects.select_related(
-            "dog", "dog__premises", "dog__premises__landlord", "incident", "opened_by"
-        ),
+        # what the pages show of the case (who opened it is not shown: not joined)
+        Case.objects.select_related("dog", "dog__premises", "dog__premises__landlord", "incident"),
         user,
         number=number,
     )
@@ -100,9 +99,12 @@ def timeline(
     for e in events:
         if e.corrects_id:
             corrected_by.setdefault(e.corrects_id, []).append(e.seq)
+    seqs = {e.pk: e.seq for e in events}  # the act a correction corrects is the case's own, among `events`
     corrections = Event.corrected_dates(events)
     fixes = Event.corrected_inputs(events)
     case = events[0].case if events else None
+    correct_url = seq_urls("staff:correct", case.number) if may_correct and case is not None else None
+    value_url = seq_urls("staff:correct_value", case.number) if may_correct and case is not None else None
     rows = []
     for e in events:
         recorded = e.data.get("events", {}) if e.kind == Event.Kind.STEP else {}
@@ -126,7 +128,7 @@ def timeline(
                 # each provision once (an act recorded before citations were deduplicated kept every repeat)
                 "citation": "; ".join(dict.fromkeys(c for c in e.citation.split("; ") if c)),
                 "layer": layer_words(e.layer),
-                "corrects": e.corrects.seq if e.corrects_id else None,
+                "corrects": (seqs.get(e.corrects_id) or e.corrects.seq) if e.corrects_id else None,
                 "corrected_by": corrected_by.get(e.pk, []),
                 "recorded": [
                     {"name": event_words(j, k), "value": value_words(v)} for k, v in recorded.items()
@@ -140,6 +142,9 @@ def timeline(
                 and j is not None
                 and bool(acts.correctable_inputs(_step_of(j, e))),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
+                # the forms that correct the act (reversed once for the page: `seq_urls`)
+                "correct_url": correct_url(e.seq) if correct_url is not None else "",
+                "value_url": value_url(e.seq) if value_url is not None else "",
                 "documents": documents.get(e.pk, []) if documents else [],
                 "from_records": _from_records(e),
             }
@@ -267,6 +272,26 @@ def act_urls(case: Case):
     return url
 
 
+def seq_urls(name: str, number: str):
+    """The url of a page of each event of a case (`name` takes the case's number and the event's seq): reversed
+    once for the case, then each seq put in its place (a timeline lists dozens of events); reversed for each
+    seq when the marker cannot be found once in the url."""
+    marker = 987654321
+    base = reverse(name, args=[number, marker])
+    head, found, tail = base.rpartition(str(marker))
+    if not found or str(marker) in head:
+
+        def each(seq: int) -> str:
+            return reverse(name, args=[number, seq])
+
+        return each
+
+    def url(seq: int) -> str:
+        return f"{head}{seq}{tail}"
+
+    return url
+
+
 def step_row(verdict, case: Case, act_url=None) -> dict[str, Any]:
     step = verdict.step
     return {
@@ -333,7 +358,8 @@ def case_detail(request, number: str):
     case = case_of_user(user, number)
     j = installed(case.jurisdiction)
     now, today = now_and_today()
-    events = queries.case_events(case)
+    # the case's events, oldest first (the act a correction corrects is found among them: no join)
+    events = list(case.events.order_by("seq"))
     # the events the law reads: the steps, their corrections and the facts of the records (coverage_ends)
     state = acts.case_state(
         case,
@@ -408,7 +434,7 @@ def case_detail(request, number: str):
         "case_events": events,
         "case_documents": issued,
         "law_state": state,
-        "move": move_panel(case, user),
+        "move": move_panel(case, user, events),
     }
     # a heavy fold is fetched when opened (static/dogcase/folds.js); ?full=1 shows the whole page without script
     part = CASE_PARTS.get(request.GET.get("part", ""))
