@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from dogcase.cases import outcomes
+from dogcase.cases.pages import numbered_urls
 from dogcase.staff.templatetags import staff_words
-from dogcase.staff.views.cases import seq_urls
 from tests.staff.conftest import client_for, declare, record_bite
 
 # the formats the case page says dates in, and a few more of Django's characters
@@ -72,7 +72,7 @@ def test_datefmt_says_what_date_says_in_every_zone_and_language():
 @pytest.mark.parametrize("number", ["T-2026-0008", "BL-2026-987654321", "A B&C"])
 def test_the_correction_urls_are_the_ones_reverse_gives(number):
     for name in ("staff:correct", "staff:correct_value"):
-        url = seq_urls(name, number)
+        url = numbered_urls(name, number)
         for seq in (1, 9, 10, 987654321, 123456789012):
             assert url(seq) == reverse(name, args=[number, seq])
 

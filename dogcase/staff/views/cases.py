@@ -33,7 +33,14 @@ from dogcase.cases.guards import in_cities, is_read_only, require_writer, staff_
 from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings, was_held
 from dogcase.cases.models import FACT_RECORDS, Case, Event, StoredFile, Task
 from dogcase.cases.outcomes import event_outcome
-from dogcase.cases.pages import city_names, installed, not_installed, now_and_today, sentence
+from dogcase.cases.pages import (
+    city_names,
+    installed,
+    not_installed,
+    now_and_today,
+    numbered_urls,
+    sentence,
+)
 from dogcase.cases.roles import ROLES_BY_GROUP
 from dogcase.documents import acts as document_acts
 from dogcase.documents.views import drafts_context, timeline_documents
@@ -103,14 +110,17 @@ def timeline(
     corrections = Event.corrected_dates(events)
     fixes = Event.corrected_inputs(events)
     case = events[0].case if events else None
-    correct_url = seq_urls("staff:correct", case.number) if may_correct and case is not None else None
-    value_url = seq_urls("staff:correct_value", case.number) if may_correct and case is not None else None
+    correct_url = numbered_urls("staff:correct", case.number) if may_correct and case is not None else None
+    value_url = (
+        numbered_urls("staff:correct_value", case.number) if may_correct and case is not None else None
+    )
     rows = []
     for e in events:
         recorded = e.data.get("events", {}) if e.kind == Event.Kind.STEP else {}
         rows.append(
             {
-                "seq": e.seq,
+                # as text: the page says it three times an event (a number is localized each time it is said)
+                "seq": str(e.seq),
                 # what the act did, with its date ("The City Council confirmed the designation on 3 December
                 # 2026."); None for an event that is not a legal act's step
                 "outcome": (
@@ -142,7 +152,7 @@ def timeline(
                 and j is not None
                 and bool(acts.correctable_inputs(_step_of(j, e))),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
-                # the forms that correct the act (reversed once for the page: `seq_urls`)
+                # the forms that correct the act (reversed once for the page: `numbered_urls`)
                 "correct_url": correct_url(e.seq) if correct_url is not None else "",
                 "value_url": value_url(e.seq) if value_url is not None else "",
                 "documents": documents.get(e.pk, []) if documents else [],
@@ -272,26 +282,6 @@ def act_urls(case: Case):
     return url
 
 
-def seq_urls(name: str, number: str):
-    """The url of a page of each event of a case (`name` takes the case's number and the event's seq): reversed
-    once for the case, then each seq put in its place (a timeline lists dozens of events); reversed for each
-    seq when the marker cannot be found once in the url."""
-    marker = 987654321
-    base = reverse(name, args=[number, marker])
-    head, found, tail = base.rpartition(str(marker))
-    if not found or str(marker) in head:
-
-        def each(seq: int) -> str:
-            return reverse(name, args=[number, seq])
-
-        return each
-
-    def url(seq: int) -> str:
-        return f"{head}{seq}{tail}"
-
-    return url
-
-
 def step_row(verdict, case: Case, act_url=None) -> dict[str, Any]:
     step = verdict.step
     return {
@@ -375,6 +365,10 @@ def case_detail(request, number: str):
     # them, and how many are in force (not replaced by a corrected version)
     documents = timeline_documents(case)
     issued = [d for docs in documents.values() for d in docs]
+    # each document's links on the timeline (reversed once for the page)
+    download, correct = numbered_urls("documents:download"), numbered_urls("documents:correct")
+    for d in issued:
+        d.download_url, d.correct_url = download(d.pk), correct(d.pk)
     steps = []
     if j is not None:
         verdicts = j.available_steps(state, law_actor(user, case.jurisdiction), now)
