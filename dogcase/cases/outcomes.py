@@ -8,6 +8,7 @@ the sentence of its latest act, kept when the act is recorded (`stage_text`)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -107,8 +108,10 @@ def event_date(e: Event, step, corrections: Mapping[int, Mapping[str, Any]] | No
     return timezone.localtime(e.at).date()
 
 
+@functools.lru_cache(maxsize=4096)
 def day_words(day: dt.date, language: str = "en") -> str:
-    """ "3 December 2026" ("3 de diciembre de 2026")."""
+    """ "3 December 2026" ("3 de diciembre de 2026"). Said once for each day and language in a process: the
+    words depend on nothing else (the catalogues are read once; a case page names a day for each of its acts)."""
     with override(language):
         # Translators: the date of what happened on a case; Django date format characters (j day, F month,
         # Y year)
@@ -146,11 +149,17 @@ def event_outcome(
         if own is not None:
             lang, what = language, own
     on = day_words(day, lang)
-    with override(lang):
+    text = _on_day(lang) % {"what": what, "date": on}
+    return {"text": text, "what": what, "on": on, "day": day, "lang": lang}
+
+
+@functools.lru_cache(maxsize=64)
+def _on_day(language: str) -> str:
+    """The sentence of what happened and its day, in `language` (read once for each language)."""
+    with override(language):
         # Translators: what happened on a case and the day it happened ("The City Council confirmed the
         # designation on 3 December 2026.")
-        text = pgettext("outcome", "%(what)s on %(date)s.") % {"what": what, "date": on}
-    return {"text": text, "what": what, "on": on, "day": day, "lang": lang}
+        return pgettext("outcome", "%(what)s on %(date)s.")
 
 
 def _translated(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 
 from dogcase.law import library
@@ -71,3 +72,25 @@ def sentence(text: str) -> str:
     """A rule from the law engine or an act ("must be a date ...") as a sentence shown on a form."""
     text = str(text).strip()
     return text[:1].upper() + text[1:]
+
+
+_MARKER = 987654321
+
+
+def numbered_urls(name: str, *args: Any):
+    """The url `name` takes with `args` and a number last (an event's seq, a document's pk), for each number:
+    reversed once, then each number put in its place (a page lists dozens of them); reversed for each number
+    when the marker is not found once in the url."""
+    base = reverse(name, args=[*args, _MARKER])
+    head, found, tail = base.rpartition(str(_MARKER))
+    if not found or str(_MARKER) in head:
+
+        def each(number: int) -> str:
+            return reverse(name, args=[*args, number])
+
+        return each
+
+    def url(number: int) -> str:
+        return f"{head}{number}{tail}"
+
+    return url

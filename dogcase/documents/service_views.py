@@ -57,9 +57,22 @@ def _uploads(request) -> list:
     return [f for f in request.FILES.getlist("proof") if f is not None]
 
 
-def panel(document: IssuedDocument, today: dt.date, *, attempts=None, state=None) -> dict[str, Any]:
+def panel(
+    document: IssuedDocument, today: dt.date, *, attempts=None, state=None, rules=None, attempt_url=None
+) -> dict[str, Any]:
     """The service panel of one document: its attempts in words, what each started, and what to do next.
-    `attempts` (in their order) and the case's `state`, when the caller read them already (the case page)."""
+    `attempts` (in their order) and the case's `state`, when the caller read them already (the case page);
+    `rules`: the rules of service the page worked out already, by step, method and day (a dict it keeps);
+    `attempt_url`: the url of the form of an attempt for a document's pk (`numbered_urls`)."""
+
+    def rule(method: str, day: dt.date):
+        if rules is None:
+            return serving.rule_for(document, method, day, state)
+        key = (document.jurisdiction, document.step, method, day)
+        if key not in rules:
+            rules[key] = serving.rule_for(document, method, day, state)
+        return rules[key]
+
     j = library().get(document.jurisdiction)
     if attempts is None:
         attempts = list(
@@ -69,13 +82,13 @@ def panel(document: IssuedDocument, today: dt.date, *, attempts=None, state=None
         state = case_acts.case_state(document.case)
     rows = []
     for a in attempts:
-        rule = serving.rule_for(document, a.method, a.sent_on, state)
+        said = rule(a.method, a.sent_on)
         if a.number == 1 and a.step_event_id:
             started = "Recorded when the document was issued, with the step that issued it."
         elif a.step_event_id or a.receipt_event_id:
             started = "The dates the law counts from were recorded (see the case's timeline)."
         elif a.outcome in serving.SERVED:
-            started = serving.nothing_started(j, rule)
+            started = serving.nothing_started(j, said)
         else:
             started = "Not served by this attempt: no time starts."
         rows.append(
@@ -89,7 +102,7 @@ def panel(document: IssuedDocument, today: dt.date, *, attempts=None, state=None
                 "needs_article": a.method in serving.MAIL_WITH_ARTICLE and not a.article_number,
             }
         )
-    probe = serving.rule_for(document, "personal", today, state)
+    probe = rule("personal", today)
     return {
         "document": document,
         "rows": rows,
@@ -97,6 +110,9 @@ def panel(document: IssuedDocument, today: dt.date, *, attempts=None, state=None
         "named": serving.named_words(j, probe) if probe and probe.named_methods else "",
         "citation": probe.notice_citations if probe else "",
         "case_version": document.case.version,
+        "attempt_url": attempt_url(document.pk)
+        if attempt_url is not None
+        else reverse("documents:service_attempt", args=[document.pk]),
     }
 
 

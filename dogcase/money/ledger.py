@@ -87,10 +87,18 @@ class Account:
         return sum((line.owed for line in self.lines if line.charge.charge in charge_ids), ZERO)
 
 
-def account(case, on: dt.date) -> Account:
-    """The case's account on `on`: two queries, whatever the case's history elsewhere."""
+def account(case, on: dt.date, documents=None) -> Account:
+    """The case's account on `on`: two queries, whatever the case's history elsewhere. `documents`: the case's
+    issued documents, when the caller read them already (a receipt is one of them: not joined again)."""
     charges = list(Charge.objects.filter(case=case).order_by("starts_on", "id"))
-    entries = list(Entry.objects.filter(case=case).select_related("receipt").order_by("on", "id"))
+    if documents is None:
+        entries = list(Entry.objects.filter(case=case).select_related("receipt").order_by("on", "id"))
+    else:
+        entries = list(Entry.objects.filter(case=case).order_by("on", "id"))
+        by_pk = {d.pk: d for d in documents}
+        for e in entries:
+            if e.receipt_id in by_pk:
+                e.receipt = by_pk[e.receipt_id]
     out = Account(on=on, entries=entries)
     by_id: dict[int, ChargeLine] = {}
     for c in charges:

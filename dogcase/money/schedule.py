@@ -46,15 +46,13 @@ def rate_on(jurisdiction: str, charge_id: str, day: dt.date) -> FeeRate | None:
     )
 
 
-def schedule(jurisdiction: str, day: dt.date) -> list[ScheduleRow]:
-    """Every charge of the city's law the schedule prices, with its value on `day` and its history (one query)."""
+def schedule(jurisdiction: str, day: dt.date, *, who: bool = True) -> list[ScheduleRow]:
+    """Every charge of the city's law the schedule prices, with its value on `day` and its history (one query);
+    `who`: with the member of staff who entered each value (the fee schedule shows them; a case page does not)."""
     j = library().get(jurisdiction)
     rates: dict[str, list[FeeRate]] = {}
-    for r in (
-        FeeRate.objects.filter(jurisdiction=jurisdiction)
-        .select_related("entered_by")
-        .order_by("-effective_from", "-id")
-    ):
+    values = FeeRate.objects.filter(jurisdiction=jurisdiction)
+    for r in (values.select_related("entered_by") if who else values).order_by("-effective_from", "-id"):
         rates.setdefault(r.charge, []).append(r)
     out = []
     for c in j.charges.values():

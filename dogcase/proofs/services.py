@@ -446,9 +446,13 @@ def accepted_on(case: Case, day: dt.date) -> dict[str, ProofSubmission]:
     return out
 
 
-def by_condition(case: Case) -> dict[str, list[ProofSubmission]]:
-    """condition id -> its proofs, newest first."""
+def by_condition(case: Case, events=None) -> dict[str, list[ProofSubmission]]:
+    """condition id -> its proofs, newest first. `events`: all the case's events, when the caller read them: a
+    proof is recorded with its `submit_proof` event on the case in one transaction (`submit`), so a case whose
+    events have none has no proof to read."""
     out: dict[str, list[ProofSubmission]] = {}
+    if events is not None and not any(e.act == "submit_proof" for e in events):
+        return out
     rows = (
         ProofSubmission.objects.filter(case=case)
         .select_related("submitted_by_person", "submitted_by", "reviewed_by")
@@ -460,14 +464,14 @@ def by_condition(case: Case) -> dict[str, list[ProofSubmission]]:
     return out
 
 
-def standing(case: Case, at: dt.datetime | None = None, state=None) -> list[dict]:
+def standing(case: Case, at: dt.datetime | None = None, state=None, events=None) -> list[dict]:
     """Each condition with where its proof stands: "accepted" (the proof that counts), "waiting" (a proof
     not yet reviewed), "rejected" (the latest one was not accepted: its reason), or "missing". `state`: the
-    case's state, when the caller has it already (the case page)."""
+    case's state, and `events` (all its events), when the caller has them already (the case page)."""
     at = at or timezone.now()
     j = jurisdiction_of(case)
     day = timezone.localtime(at, j.tz).date()
-    proofs = by_condition(case)
+    proofs = by_condition(case, events)
     rows = []
     for cond in law.conditions(case, at, state=state):
         mine = proofs.get(cond.id, [])

@@ -136,9 +136,9 @@ class Money:
     costs: list[charging.OpenCost]
 
     @classmethod
-    def read(cls, case: Case, j, now: dt.datetime, events=None) -> Money:
+    def read(cls, case: Case, j, now: dt.datetime, events=None, documents=None) -> Money:
         day = day_of(now, j)
-        acct = account(case, day)
+        acct = account(case, day, documents)
         # the costs at actual cost, read from the account's charges (every charge of the case)
         charged = [line.charge for line in acct.lines]
         return cls(case, j, now, day, acct, charging.open_costs(case, now, events, charged))
@@ -283,7 +283,7 @@ def panel(case: Case, user, *, j, now: dt.datetime, events=None, documents=None)
     issued documents, each marked `superseded`), when the page read them already."""
     if j is None:
         return None
-    m = Money.read(case, j, now, events)
+    m = Money.read(case, j, now, events, documents)
     allowed = _allowed(j, case, m.day)
     if not (m.acct.lines or m.acct.entries or m.costs or allowed):
         return None
@@ -395,7 +395,7 @@ def _allowed(j, case: Case, day: dt.date) -> list[dict[str, Any]]:
     ]
     if not defs:
         return []
-    rows = {r.charge.id: r for r in schedule.schedule(case.jurisdiction, day)}
+    rows = {r.charge.id: r for r in schedule.schedule(case.jurisdiction, day, who=False)}
     out = []
     for c in defs:
         cap, cap_citation = law_charges.cap(j, c, day)

@@ -15,9 +15,13 @@ from dogcase.cases.pages import city_names, installed
 from dogcase.documents.models import IssuedDocument
 
 
-def move_panel(case: Case, user) -> dict[str, Any] | None:
+def move_panel(case: Case, user, events=None) -> dict[str, Any] | None:
     """What the case page says of a move: where the case came from (its history and documents), or where it
-    went (a link for staff of that city too)."""
+    went (a link for staff of that city too). `events`: all the case's events, when the page read them: a move
+    records one on each case in its transaction (the moved case's opening names the case it came from, the
+    case left records `case_moved_away`), so a case whose events name none has no move to read."""
+    if events is not None and not any(_names_a_move(e) for e in events):
+        return None
     # the moves in and out of the case, in one query (a case that came here and went on shows where it came from)
     moves = list(
         CaseMove.objects.filter(Q(to_case=case) | Q(from_case=case))
@@ -62,6 +66,11 @@ def move_panel(case: Case, user) -> dict[str, Any] | None:
             else "",
         }
     return None
+
+
+def _names_a_move(e: Event) -> bool:
+    """Whether the event is one a move records on the case (cases/acts/moves.py)."""
+    return e.act == "case_moved_away" or (e.act == "open_case" and bool((e.data or {}).get("from_case")))
 
 
 def _citation(case: Case, act: str) -> str:

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 # the queries of the busiest demo case's page (23 events, 6 documents, each served): 3 of them are the session,
 # the user, and their roles, cities and offices (one statement)
-BUDGET = 19
+BUDGET = 17
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from dogcase.cases.guards import is_read_only, may_record
-from dogcase.cases.pages import now_and_today
+from dogcase.cases.pages import now_and_today, numbered_urls
 
 register = template.Library()
 
@@ -43,9 +43,10 @@ def service_section(context, case):
         documents = issued  # every document of the case, oldest first, each marked `superseded`
     attempts: dict[int, list[ServiceAttempt]] = {d.pk: [] for d in documents}
     if documents:
+        # the panels read only the ids of the events an attempt took (not the events): no join of them
         rows = (
             ServiceAttempt.objects.filter(document__in=list(attempts))
-            .select_related("step_event", "receipt_event", "served_by")
+            .select_related("served_by")
             .prefetch_related("proofs")
             .order_by("document_id", "number")
         )
@@ -62,8 +63,13 @@ def service_section(context, case):
             state = acts.case_state(case)
     for d in documents:
         d.case = case  # the page's case, not one read again for each document
+    rules: dict = {}  # the rules of service worked out once for the page (documents of one step share them)
+    attempt_url = numbered_urls("documents:service_attempt")
     return {
-        "panels": [panel(d, today, attempts=attempts[d.pk], state=state) for d in documents],
+        "panels": [
+            panel(d, today, attempts=attempts[d.pk], state=state, rules=rules, attempt_url=attempt_url)
+            for d in documents
+        ],
         "may_act": may_record(user) and not is_read_only(user),
         "city": case.jurisdiction,
     }

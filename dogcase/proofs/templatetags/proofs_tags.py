@@ -13,7 +13,8 @@ DASHBOARD_OLDEST = 3
 @register.inclusion_tag("proofs/_case_panel.html", takes_context=True)
 def case_proofs_panel(context, case):
     user = context["request"].user
-    rows = services.standing(case, state=context.get("law_state"))  # the case page's state of the case
+    # the case page's state of the case and its events
+    rows = services.standing(case, state=context.get("law_state"), events=context.get("case_events"))
     return {"case": case, "rows": rows, "may_review": services.may_review(user)}
 
 

@@ -33,7 +33,14 @@ from dogcase.cases.guards import in_cities, is_read_only, require_writer, staff_
 from dogcase.cases.hearings import hearings_by_obligation, scheduled_hearings, was_held
 from dogcase.cases.models import FACT_RECORDS, Case, Event, StoredFile, Task
 from dogcase.cases.outcomes import event_outcome
-from dogcase.cases.pages import city_names, installed, not_installed, now_and_today, sentence
+from dogcase.cases.pages import (
+    city_names,
+    installed,
+    not_installed,
+    now_and_today,
+    numbered_urls,
+    sentence,
+)
 from dogcase.cases.roles import ROLES_BY_GROUP
 from dogcase.documents import acts as document_acts
 from dogcase.documents.views import drafts_context, timeline_documents
@@ -59,9 +66,8 @@ from dogcase.staff.stepforms import choice_message, document_needs, fields_for, 
 
 def case_of_user(user, number: str) -> Case:
     return in_cities(
-        Case.objects.select_related(
-            "dog", "dog__premises", "dog__premises__landlord", "incident", "opened_by"
-        ),
+        # what the pages show of the case (who opened it is not shown: not joined)
+        Case.objects.select_related("dog", "dog__premises", "dog__premises__landlord", "incident"),
         user,
         number=number,
     )
@@ -100,15 +106,21 @@ def timeline(
     for e in events:
         if e.corrects_id:
             corrected_by.setdefault(e.corrects_id, []).append(e.seq)
+    seqs = {e.pk: e.seq for e in events}  # the act a correction corrects is the case's own, among `events`
     corrections = Event.corrected_dates(events)
     fixes = Event.corrected_inputs(events)
     case = events[0].case if events else None
+    correct_url = numbered_urls("staff:correct", case.number) if may_correct and case is not None else None
+    value_url = (
+        numbered_urls("staff:correct_value", case.number) if may_correct and case is not None else None
+    )
     rows = []
     for e in events:
         recorded = e.data.get("events", {}) if e.kind == Event.Kind.STEP else {}
         rows.append(
             {
-                "seq": e.seq,
+                # as text: the page says it three times an event (a number is localized each time it is said)
+                "seq": str(e.seq),
                 # what the act did, with its date ("The City Council confirmed the designation on 3 December
                 # 2026."); None for an event that is not a legal act's step
                 "outcome": (
@@ -126,7 +138,7 @@ def timeline(
                 # each provision once (an act recorded before citations were deduplicated kept every repeat)
                 "citation": "; ".join(dict.fromkeys(c for c in e.citation.split("; ") if c)),
                 "layer": layer_words(e.layer),
-                "corrects": e.corrects.seq if e.corrects_id else None,
+                "corrects": (seqs.get(e.corrects_id) or e.corrects.seq) if e.corrects_id else None,
                 "corrected_by": corrected_by.get(e.pk, []),
                 "recorded": [
                     {"name": event_words(j, k), "value": value_words(v)} for k, v in recorded.items()
@@ -140,6 +152,9 @@ def timeline(
                 and j is not None
                 and bool(acts.correctable_inputs(_step_of(j, e))),
                 "reason": e.data.get("reason") if e.kind == Event.Kind.CORRECTION else None,
+                # the forms that correct the act (reversed once for the page: `numbered_urls`)
+                "correct_url": correct_url(e.seq) if correct_url is not None else "",
+                "value_url": value_url(e.seq) if value_url is not None else "",
                 "documents": documents.get(e.pk, []) if documents else [],
                 "from_records": _from_records(e),
             }
@@ -333,7 +348,8 @@ def case_detail(request, number: str):
     case = case_of_user(user, number)
     j = installed(case.jurisdiction)
     now, today = now_and_today()
-    events = queries.case_events(case)
+    # the case's events, oldest first (the act a correction corrects is found among them: no join)
+    events = list(case.events.order_by("seq"))
     # the events the law reads: the steps, their corrections and the facts of the records (coverage_ends)
     state = acts.case_state(
         case,
@@ -349,6 +365,10 @@ def case_detail(request, number: str):
     # them, and how many are in force (not replaced by a corrected version)
     documents = timeline_documents(case)
     issued = [d for docs in documents.values() for d in docs]
+    # each document's links on the timeline (reversed once for the page)
+    download, correct = numbered_urls("documents:download"), numbered_urls("documents:correct")
+    for d in issued:
+        d.download_url, d.correct_url = download(d.pk), correct(d.pk)
     steps = []
     if j is not None:
         verdicts = j.available_steps(state, law_actor(user, case.jurisdiction), now)
@@ -408,7 +428,7 @@ def case_detail(request, number: str):
         "case_events": events,
         "case_documents": issued,
         "law_state": state,
-        "move": move_panel(case, user),
+        "move": move_panel(case, user, events),
     }
     # a heavy fold is fetched when opened (static/dogcase/folds.js); ?full=1 shows the whole page without script
     part = CASE_PARTS.get(request.GET.get("part", ""))
