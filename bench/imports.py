@@ -18,17 +18,27 @@ and address, the source's id), the city's and the file's, are kept in a temporar
 (dogcase.imports.lookups), not in the process. Targets (issue 23): >= 5,000 rows/s; memory flat. A benchmark
 reports, it does not gate: FAIL is printed, the exit status is 0. Results go to var/bench-imports.json.
 
-Measured on 3 December 2026 (two cores shared with other work, load about 4; one run each, before and after the
-keys left memory, back to back):
+Measured on 3 December 2026 with the machine shared (two cores, a long benchmark seed beside it, load 3 to 6):
+before and after the bulk writers' statements were rewritten for SQLite once (dogcase.cases.bulk.rewrite_once),
+the two run in alternation five times, the medians:
     dogs      import rows/s      import peak MB      check rows/s      check peak MB
               before   after     before   after      before   after    before   after
-    10,000     5,077   4,918        116     119      23,295  13,319       112     113
-    50,000     3,640   4,275        147     120      29,122  15,956       139     114
-   100,000     3,491   4,022        182     121      26,040  12,788       166     113
-Memory is flat: +2 MB from 10,000 to 100,000 dogs (was +66 MB, about 0.75 KB a row); about 105-110 MB of it
-is the interpreter, Django and the law packs before the first row (the floor's peak). The import's rate still
-falls with the size of the database (the same before), short of the target at 100,000 dogs on this shared
-machine; the check is about half as fast as when its keys were dicts (writing them to the table), well above it.
+    10,000     2,877   3,001        121     121      10,228   8,440       114     114
+   100,000     2,480   2,348        122     124      10,653   8,920       114     114
+On the clock the two do not differ beyond the machine's noise (the five pairs at 100,000 dogs: after/before
+0.82 to 1.21, median 0.99), and every figure is about half of what the idle machine gave the same day (5,910
+and 4,268 rows/s, README). The process's own CPU time of the import of 100,000 dogs, which the other work
+disturbs less (three alternations): 40.6 s before, 37.3 s after (median; 0.92), as py-spy's samples say (the
+rewriting was 6.8 % of them, 0.4 % after). Expected idle: about 4,600 rows/s at 100,000 dogs, still short of
+5,000. Memory is flat: +2-3 MB from 10,000 to 100,000 dogs (the rewritten texts kept: at most 64, about 2 MB).
+Where the rest goes at 100,000 dogs (py-spy): SQLite's own work about 40 % (the events' inserts half of it, the
+people's and dogs' over a quarter, most of a person's its search trigger), building the events (their data,
+hashed text and JSON) about 18 %, reading and checking the rows about a fifth. Of what grows as the database
+fills (SQLite's time a thousand rows: +60 to 80 % from the first tenth of the file to the later ones), about
+half is the events' unique index of their hashes: its keys are random, each insert lands on a page of its own;
+on a copy of the 100,000-dog database an event's insert costs about 30 us, 13 with ordered keys (20 with a
+64 MB page cache). A page cache of 16 MB for the import gave no difference beyond the noise (two alternations)
+for 16 MB more memory. The check's figures above vary as much as the import's (the change is the same there).
 """
 
 from __future__ import annotations

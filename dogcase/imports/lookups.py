@@ -25,6 +25,8 @@ from typing import Any
 
 from django.db import DatabaseError, connection
 
+from dogcase.cases.bulk import rewrite_once
+
 NEW = -1  # in a check, which saves nothing: a record new in this file, in place of its id
 PER_QUERY = 2048  # keys a query asks for at most (within every database's limit of parameters)
 PER_INSERT = 1024  # rows a statement writes at most (four values each: within every database's limit)
@@ -131,6 +133,7 @@ class Store:
             sketch[b >> 3] |= 1 << (b & 7)
         t = self.table
         with connection.cursor() as cur:
+            rewrite_once(cur)
             for start in range(0, len(rows), PER_INSERT):
                 batch = rows[start : start + PER_INSERT]
                 # filled up to its size with rows of their own kind: see _size
@@ -190,6 +193,7 @@ class Store:
             return
         keys.sort()
         with connection.cursor() as cur:
+            rewrite_once(cur)
             for start in range(0, len(keys), PER_QUERY):
                 batch = keys[start : start + PER_QUERY]
                 batch += batch[-1:] * (_size(len(batch)) - len(batch))  # a key twice: see _size

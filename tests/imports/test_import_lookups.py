@@ -61,3 +61,28 @@ def test_a_sketch_that_says_every_key_may_be_there_finds_the_same(clerk, monkeyp
     run = imported(clerk, "more.csv", "dogs", data=csv_of([HEADER, *ROWS[3:]]), source="Sheet")
     assert run.summary["created"] == {"dog": 1} and run.summary["linked"] == LINKED
     assert (Dog.objects.count(), Person.objects.count(), Premises.objects.count()) == (4, 3, 3)
+
+
+def test_the_rows_written_in_bulk_are_the_rows_given_and_each_statement_is_logged_with_its_values():
+    """A statement of the bulk writers is rewritten for SQLite once and kept (dogcase.cases.bulk.rewrite_once):
+    the statements of every size still write exactly the rows given, one after another with the same text, and
+    Django's log of the statements still reads each one's own values."""
+    from django.test.utils import CaptureQueriesContext
+
+    from dogcase.cases import bulk
+    from dogcase.cases.models import ChainHead
+
+    sizes = (3, 3, 5, 200, 201)  # the same statement twice, then statements of other sizes
+    batches = [[(f"test:{b}:{i}", b * 1000 + i, f"{b:064d}") for i in range(n)] for b, n in enumerate(sizes)]
+    with CaptureQueriesContext(connection) as queries:
+        for rows in batches:
+            bulk.insert_rows(ChainHead, ("chain", "seq", "hash"), rows)
+    written = set(ChainHead.objects.filter(chain__startswith="test:").values_list("chain", "seq", "hash"))
+    assert written == {row for rows in batches for row in rows}
+    logged = [q["sql"] for q in queries.captured_queries]
+    per = bulk.MAX_PARAMETERS // 3
+    assert len(logged) == sum(len(list(bulk._statements(len(rows), per))) for rows in batches)  # noqa: SLF001
+    assert all(f"'{chain}'" in text for text in logged[-1:] for chain, _seq, _hash in batches[-1][-1:])
+    assert all(f"'{chain}'" in " ".join(logged) for rows in batches for chain, _seq, _hash in rows)
+    if connection.vendor == "sqlite":
+        assert any("(?, ?, ?)" in text for text in bulk._QMARK.values())  # noqa: SLF001 - the rewriting kept
