@@ -80,7 +80,8 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
     settings = supplied_in(cities)
     marks = {city: mark(chosen) for city, chosen in settings.items()}
     today = timezone.localdate()
-    keep_hearings_for(library())
+    law = library()
+    keep_hearings_for(law)
     with _KEPT_HEARINGS_LOCK:
         kept = {case.pk: _KEPT_HEARINGS.get(_kept_key(case, marks, today)) for case in cases}
     by_case: dict[int, list[Event]] = {pk: [] for pk, hearings in kept.items() if hearings is None}
@@ -95,7 +96,7 @@ def hearings_to_hold(user, cities) -> tuple[list[dict[str, Any]], bool]:
         hearings = kept[case.pk]
         if hearings is None:
             hearings = _hearings_to_hold(case, by_case[case.pk], settings.get(case.jurisdiction, {}), users)
-            _keep(_kept_key(case, marks, today), hearings)
+            _keep(_kept_key(case, marks, today), hearings, law)
         rows += [{"case": case, "hearing": h} for officer, h in hearings if officer == user.pk]
     rows.sort(key=lambda r: r["hearing"].at)
     return rows[:HEARINGS_SHOWN], more or len(rows) > HEARINGS_SHOWN
@@ -142,8 +143,12 @@ def _kept_key(case: Case, marks: dict[str, str], today: dt.date) -> tuple:
     return (case.pk, case.version, case.jurisdiction, marks.get(case.jurisdiction, ""), today)
 
 
-def _keep(key: tuple, hearings: list) -> None:
+def _keep(key: tuple, hearings: list, law) -> None:
+    """Keep a case's hearings worked out under `law`, unless the law in use was reloaded meanwhile (another
+    request's: they are then of an older law, and kept under the new one they would outlive it)."""
     with _KEPT_HEARINGS_LOCK:
+        if _KEPT_HEARINGS_FOR[0] is not law:
+            return
         _KEPT_HEARINGS[key] = hearings
         _KEPT_HEARINGS.move_to_end(key)
         while len(_KEPT_HEARINGS) > KEPT_HEARINGS_MOST:

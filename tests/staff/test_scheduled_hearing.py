@@ -299,3 +299,19 @@ def test_a_cases_hearings_are_worked_out_again_only_when_its_acts_or_the_law_cha
     monkeypatch.setattr(hearings, "_KEPT_HEARINGS_FOR", [object()])  # as if the law in use were another
     hearings.keep_hearings_for(library())
     assert listed() == [s.case.number for s in stories[1:]] and len(worked) == 3
+
+
+def test_hearings_worked_out_under_a_law_reloaded_meanwhile_are_not_kept():
+    """A request that began under the old law and ends after another request took the new one keeps nothing."""
+    from dogcase.cases import hearings
+
+    old, new = object(), object()
+    hearings.keep_hearings_for(old)
+    hearings._keep(("case", 1), [], old)
+    assert ("case", 1) in hearings._KEPT_HEARINGS
+    hearings.keep_hearings_for(new)
+    hearings._keep(("case", 2), [], old)
+    assert not hearings._KEPT_HEARINGS
+    hearings._keep(("case", 3), [], new)
+    assert list(hearings._KEPT_HEARINGS) == [("case", 3)]
+    hearings.forget_kept_hearings()
