@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from bench import reminders_scale, scale
+from bench import reminders_scale, scale, scale_writers
 from dogcase.cases.models import Case
 
 
@@ -77,7 +77,7 @@ def test_every_page_measured_answers_for_its_role(data_set):
 
 
 def test_the_writers_find_fresh_incidents_to_act_on(data_set):
-    pool = scale.writer_pool()
+    pool = scale_writers.writer_pool()
     assert pool and {city for _, city in pool} <= {"battle-lake-mn", "tracy-mn"}
 
 
@@ -107,8 +107,8 @@ def test_the_cpus_use_is_the_share_of_ticks_between_the_first_start_and_the_last
     hz = scale.os.sysconf("SC_CLK_TCK")
     starts = [(1000, 5000), (1010, 5010)]
     ends = [(1000 + 3 * hz, 5000 + 4 * hz), (1000 + 2 * hz, 5000 + 3 * hz)]
-    use = scale.cpu_use(starts, ends, writers_cpu=1.5)
+    use = scale_writers.cpu_use(starts, ends, writers_cpu=1.5)
     assert use["busy"] == 0.75 and use["cpu_seconds"] == 3 and use["writers_share"] == 0.5
-    assert scale.cpu_use([None], ends, 1.0) is None
-    busy, total = scale.cpu_ticks()
+    assert scale_writers.cpu_use([None], ends, 1.0) is None
+    busy, total = scale_writers.cpu_ticks()
     assert 0 < busy <= total
