@@ -27,10 +27,11 @@
    counts of the rows the report reads as one raw SQL statement and the same page over a year with nothing in
    it. The report's own totals must equal the raw counts (cases opened, obligations counted).
 6. Acts per second with 1, 4 and 8 writers (bench/scale_writers.py), each in its own process, on its own
-   cases (open a case for an incident, then declare or classify the dog). Beside each, what the machine's CPUs did while they wrote
-   (/proc/stat between the first writer's start and the last one's end): how busy they were, and how much of
-   it was the writers' own processes (the rest is PostgreSQL and whatever else runs). When the CPUs are busy
-   through the whole phase, more writers cannot go faster: they share the same CPUs.
+   cases (open a case for an incident, then declare or classify the dog). Beside each, what the machine's
+   CPUs did while they wrote (/proc/stat between the first writer's start and the last one's end): how busy
+   they were, and how much of it was the writers' own processes (the rest is PostgreSQL and whatever else
+   runs). When the CPUs are busy through the whole phase, more writers cannot go faster: they share the same
+   CPUs.
 
 Prints a table and writes var/bench-scale.json. Reports, never gates: the exit status is 0 unless the run
 itself fails (the sweep, the reminders or a report disagreeing with its raw query is a failure).
