@@ -16,6 +16,7 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
     prefetch_related_objects,
 )
 from django.db.models.expressions import RawSQL
@@ -194,15 +195,37 @@ def decide_labels(cities, today: dt.date) -> dict[str, str]:
     return out
 
 
-def _deadlines_where(cities, today: dt.date, pick) -> Q:
-    """Obligations of the cities whose deadline id `pick(city_law)` names (deadline ids per city): a
-    condition the index obligation_active_city_deadline reads directly."""
-    q = Q(pk__in=[])
+def _deadline_pairs(cities, today: dt.date, pick) -> tuple[tuple[str, str], ...]:
+    """The (city, deadline id) pairs of the cities whose deadline ids `pick(city_law)` names."""
+    out = []
     for city in sorted(cities):
         law = city_law(city, today)
-        ids = sorted(pick(law)) if law else []
-        if ids:
-            q |= Q(jurisdiction=city, deadline_id__in=ids)
+        out.extend((city, d) for d in (sorted(pick(law)) if law else []))
+    return tuple(out)
+
+
+def _pairs_where(pairs) -> Q:
+    """Obligations of the (city, deadline id) pairs: a condition the index obligation_active_city_deadline
+    reads directly (deadline ids per city)."""
+    by_city: dict[str, list[str]] = {}
+    for city, deadline in pairs:
+        by_city.setdefault(city, []).append(deadline)
+    q = Q(pk__in=[])
+    for city, ids in by_city.items():
+        q |= Q(jurisdiction=city, deadline_id__in=ids)
+    return q
+
+
+def _deadlines_where(cities, today: dt.date, pick) -> Q:
+    """Obligations of the cities whose deadline id `pick(city_law)` names (deadline ids per city)."""
+    return _pairs_where(_deadline_pairs(cities, today, pick))
+
+
+def _where(parts: list[ranked.Part]) -> Q:
+    """The condition of a list made of parts: a row of one of them."""
+    q = Q(pk__in=[])
+    for part in parts:
+        q |= (_pairs_where(part.pairs) & part.condition) if part.pairs else part.condition
     return q
 
 
@@ -227,44 +250,53 @@ def _role_deadlines(law: CityLaw, roles, user=None) -> set[str]:
     return out
 
 
-def _roles_where(cities, roles, today: dt.date, user=None) -> Q:
+def _observed(cities) -> Q:
+    """The rows of rabies observations (no law computes them: the city's procedure), by their ids' prefix."""
+    return Q(jurisdiction__in=sorted(cities), deadline_id__startswith=OBSERVATION_DEADLINE)
+
+
+def _roles_parts(cities, roles, today: dt.date, user=None) -> list[ranked.Part]:
     """Obligations of the cities that one of `roles` can meet: the deadline ids the law lets those roles meet
     (which the index finds), then the exact test of the row's roles. A rabies observation's row (no law
     computes it: the city's procedure) is the roles' that keep observations (cases/acts/observation.py)."""
-    observed = Q(jurisdiction__in=sorted(cities), deadline_id__startswith=OBSERVATION_DEADLINE)
-    by_law = _deadlines_where(cities, today, lambda law: _role_deadlines(law, roles, user))
-    return (by_law | observed) & _of_roles(roles)
+    pairs = _deadline_pairs(cities, today, lambda law: _role_deadlines(law, roles, user))
+    by_law = tuple(p for p in pairs if not p[1].startswith(OBSERVATION_DEADLINE))
+    observed = [ranked.Part(_observed(cities) & _of_roles(roles))]
+    return ([ranked.Part(_of_roles(roles), by_law)] if by_law else []) + observed
 
 
-def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime) -> Q:
-    """An obligation list of the dashboard as a condition over the user's active obligations."""
+def _roles_where(cities, roles, today: dt.date, user=None) -> Q:
+    return _where(_roles_parts(cities, roles, today, user))
+
+
+def _list_parts(user, work: WorkList, cities, today: dt.date, now: dt.datetime) -> list[ranked.Part]:
+    """An obligation list of the dashboard as parts of the user's active obligations, each of a few (city,
+    deadline id) pairs: a row of the list is a row of one of them."""
     # met by the list's roles that the user holds (every one of them for those who oversee everything)
     roles = staff_roles(user)
     # those who oversee everything see the offices' work too; the others, what their offices let them do
     holder = None if roles & SEES_ALL else user
     roles = work.roles if roles & SEES_ALL else work.roles & roles
-    q = Q(pk__in=[])
+    parts = []
     if work.acts and roles:
         # met by one of the list's acts and by one of the roles: deadline ids per city, then the row's roles
-        met = _deadlines_where(
+        met = _deadline_pairs(
             cities,
             today,
             lambda law: (
                 {d for d, a in law.met_by.items() if a & work.acts} & _role_deadlines(law, roles, holder)
             ),
         )
-        if work.who:
-            met &= Q(who=work.who)
-        q |= met & _of_roles(roles)
+        parts.append(ranked.Part((Q(who=work.who) if work.who else Q()) & _of_roles(roles), met))
     if work.authorizes:
         # once overdue, whatever role meets it: the list is the work of the roles that act on the authority
-        authorized = _deadlines_where(
+        authorized = _deadline_pairs(
             cities, today, lambda law: [d for d, a in law.authorizes.items() if a & work.authorizes]
         )
-        q |= authorized & _overdue(today, now)
+        parts.append(ranked.Part(_overdue(today, now), authorized))
         if roles:
             # an act of that authority waiting on one of the list's roles (cases/acts/waiting.py)
-            waiting = _deadlines_where(
+            waiting = _deadline_pairs(
                 cities,
                 today,
                 lambda law: (
@@ -272,30 +304,69 @@ def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime)
                     & _role_deadlines(law, roles, holder)
                 ),
             )
-            q |= waiting & _of_roles(roles)
-    return q
+            parts.append(ranked.Part(_of_roles(roles), waiting))
+    # a part of no pair holds nothing (a part without pairs is a condition of its own only for the rest)
+    return [p for p in parts if p.pairs]
+
+
+def _list_filter(user, work: WorkList, cities, today: dt.date, now: dt.datetime) -> Q:
+    """An obligation list of the dashboard as a condition over the user's active obligations."""
+    return _where(_list_parts(user, work, cities, today, now))
+
+
+def _rest_parts(user, shown: list[WorkList], cities, today: dt.date, now: dt.datetime) -> list[ranked.Part]:
+    """The user's deadlines that none of their other lists holds (ongoing duties stay on the case page), as
+    parts: those of the role's deadline ids, and the rabies observations; for those who oversee everything,
+    one part of no pairs (every deadline is theirs)."""
+    q = ~Q(kind="ongoing")
+    for work in shown:
+        if work.source == "obligations":
+            q &= ~_list_filter(user, work, cities, today, now)
+    roles = staff_roles(user)
+    if roles & SEES_ALL:
+        return [ranked.Part(q)]
+    return [ranked.Part(part.condition & q, part.pairs) for part in _roles_parts(cities, roles, today, user)]
 
 
 def _rest_filter(user, shown: list[WorkList], cities, today: dt.date, now: dt.datetime) -> Q:
     """The user's deadlines that none of their other lists holds (ongoing duties stay on the case page)."""
-    q = ~Q(kind="ongoing")
-    roles = staff_roles(user)
-    if not roles & SEES_ALL:
-        q &= _roles_where(cities, roles, today, user)
-    for work in shown:
-        if work.source == "obligations":
-            q &= ~_list_filter(user, work, cities, today, now)
-    return q
+    return _where(_rest_parts(user, shown, cities, today, now))
+
+
+def _disjoint(parts: list[ranked.Part]) -> tuple[ranked.Part, ...]:
+    """The same rows as parts of which no two share a (city, deadline id) pair: a pair in several parts is in
+    one part whose condition is theirs OR-ed (a row is then in one part only, and the parts' rows are read
+    without setting aside the rows read twice). The parts of no pairs (the rabies observations; all of a
+    list for those who oversee everything) share no row with the others: their ids are no deadline's."""
+    holders: dict[tuple[str, str], list[int]] = {}
+    for n, part in enumerate(parts):
+        for pair in part.pairs:
+            holders.setdefault(pair, []).append(n)
+    grouped: dict[tuple[int, ...], list[tuple[str, str]]] = {}
+    for pair, held_by in holders.items():
+        grouped.setdefault(tuple(held_by), []).append(pair)
+    out = []
+    for held_by, pairs in grouped.items():
+        condition = Q(pk__in=[])
+        for n in held_by:
+            condition |= parts[n].condition
+        out.append(ranked.Part(parts[held_by[0]].condition if len(held_by) == 1 else condition, tuple(pairs)))
+    return (*out, *(part for part in parts if not part.pairs))
 
 
 def _filters(user, lists: list[WorkList], today: dt.date, now: dt.datetime) -> dict[str, Q]:
+    return {sid: _where(parts) for sid, parts in _parts(user, lists, today, now).items()}
+
+
+def _parts(user, lists: list[WorkList], today: dt.date, now: dt.datetime) -> dict[str, list[ranked.Part]]:
+    """Each obligation list of the user's dashboard, as parts (PostgreSQL reads each on its own: ranked.py)."""
     cities = cities_of(user)
     out = {}
     for work in lists:
         if work.source == "obligations":
-            out[work.id] = _list_filter(user, work, cities, today, now)
+            out[work.id] = _list_parts(user, work, cities, today, now)
         elif work.source == "rest":
-            out[work.id] = _rest_filter(user, lists, cities, today, now)
+            out[work.id] = _rest_parts(user, lists, cities, today, now)
     return out
 
 
@@ -303,11 +374,21 @@ def _active_obligations(user) -> QuerySet[Obligation]:
     return _active_obligations_in(cities_of(user))
 
 
-def _active_obligations_in(cities) -> QuerySet[Obligation]:
+def _active_obligations_in(cities, *, looked_up: bool = False) -> QuerySet[Obligation]:
+    """The active obligations of the cities' open cases. `looked_up`: each row's case status read by its key
+    (a subquery a row, which the database cannot turn into a join), for a statement that reads a few rows a
+    part (ranked.Parts): as a join, PostgreSQL read every open case for each part."""
     # The status condition is written as the partial index `obligation_active_due` (search_index.py) is, with
     # its values in the SQL, not as parameters: SQLite uses a partial index only for a condition it can
     # compare with the index's own.
     active = RawSQL(search_index.ACTIVE_OBLIGATION, [], output_field=BooleanField())  # noqa: S611 - our SQL
+    if looked_up:
+        status = Subquery(Case.objects.filter(pk=OuterRef("case_id")).order_by().values("status")[:1])
+        return (
+            Obligation.objects.filter(Q(active), jurisdiction__in=cities)
+            .alias(case_status=status)
+            .filter(case_status=Case.Status.OPEN)
+        )
     # of an open case: each row's case looked up (EXISTS), not a join that SQLite would read case by case
     open_case = Exists(Case.objects.filter(pk=OuterRef("case_id"), status=Case.Status.OPEN))
     return Obligation.objects.filter(Q(active), open_case, jurisdiction__in=cities)
@@ -431,7 +512,9 @@ def dashboard_lists(user, lists: list[WorkList], today: dt.date, size: int):
     """The dashboard's lists (and its open tasks) as they stand at a moment: a function of the moment."""
 
     def build(at: dt.datetime) -> dict[str, ranked.Ranked]:
-        filters = _filters(user, lists, today, at)
+        parts = _parts(user, lists, today, at)
+        filters = {sid: _where(p) for sid, p in parts.items()}
+        base = _active_obligations_in(cities_of(user), looked_up=True)
         return {
             sid: ranked.Ranked(
                 listed=_list_queryset(user, sid, filters),
@@ -439,6 +522,7 @@ def dashboard_lists(user, lists: list[WorkList], today: dt.date, size: int):
                 order=_ORDER.get(sid, DUE_ORDER),
                 size=min(size, DASHBOARD_TASKS) if sid == "tasks" else size,
                 related=_RELATED.get(sid, ("case", "case__dog")),
+                parts=ranked.Parts(base, _disjoint(parts[sid])) if sid in parts else None,
             )
             for sid in [w.id for w in lists] + ["tasks"]
         }

@@ -23,7 +23,31 @@ from dataclasses import dataclass
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
+from django.db.models.expressions import RawSQL
+
+NO_PAIR = ("", "")  # no city has no name: a pair that holds no row
+
+
+@dataclass(frozen=True)
+class Part:
+    """Some of a list's items: the rows of its table (`Parts.base`) meeting `condition`, and, when `pairs` are
+    given, of one of those (city, deadline id) pairs."""
+
+    condition: Q
+    pairs: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A list of obligations as the union of its parts: each part whose rows are of a few (city, deadline id)
+    pairs is read a pair at a time through the index obligation_active_city_deadline (jurisdiction,
+    deadline_id, due_date, due_at, id), in the list's order; a part with no pairs, through its own condition.
+    The union of the parts must be the list's items, exactly, and no row may be in two parts
+    (tests/staff/test_dashboard_parts.py)."""
+
+    base: QuerySet  # the rows every part is of (the user's active obligations)
+    parts: tuple[Part, ...]
 
 
 @dataclass(frozen=True)
@@ -33,21 +57,79 @@ class Ranked:
     order: tuple  # the same order for order_by (written as the index that serves it is)
     size: int  # rows shown
     related: tuple[str, ...] = ()  # what the rows shown are read with (select_related)
+    # the list as parts that PostgreSQL reads one by one; None: `listed` in one statement
+    parts: Parts | None = None
 
     def ids(self, limit: int, ordered: bool) -> QuerySet:
         """The ids and order keys of `limit` items: any `limit` of them, or the first in the list's order."""
-        listed = self.listed.order_by(*self.order) if ordered else self.listed.order_by()
+        return self._ids(self.listed, limit, ordered)
+
+    def _ids(self, listed: QuerySet, limit: int, ordered: bool) -> QuerySet:
+        listed = listed.order_by(*self.order) if ordered else listed.order_by()
         return listed.values(r_id=F("pk"), **{f"k{i}": F(name) for i, name in enumerate(self.keys)})[:limit]
 
+    def items_sql(self, limit: int, ordered: bool) -> tuple[str, list] | None:
+        """`ids(limit, ordered)` as SQL; None for a list the ORM knows to be empty without asking.
 
-def _ranked_sql(n: int, item: Ranked, inner: QuerySet) -> tuple[str, list] | None:
-    """The list's number, then of each of its first `size` items the id, its rank and the items counted; None
-    for a list the ORM knows to be empty without asking. The SQL around the list's own (compiled by the ORM,
-    its values as parameters) names only our columns and numbers."""
+        On PostgreSQL, a list given as parts reads each (city, deadline id) pair of a part on its own (a
+        LATERAL subquery a pair, in the index's order, at most `limit` rows each), and each part without
+        pairs through its condition: whatever else the cities' active obligations hold, the list reads no
+        more than `limit` rows a pair. In one statement, the database found a list's first rows by walking
+        every active obligation in due order, dropping those of other deadlines, or read all the cities' to
+        count them."""
+        if self.parts is None or connection.vendor != "postgresql":
+            return _compiled_or_none(self.ids(limit, ordered))
+        statements = []
+        for part in self.parts.parts:
+            if part.pairs:
+                in_pair = self.parts.base.filter(
+                    part.condition,
+                    jurisdiction=RawSQL('"pair"."j"', ()),
+                    deadline_id=RawSQL('"pair"."d"', ()),
+                )
+                compiled = _compiled_or_none(self._ids(in_pair, limit, ordered))
+                if compiled is not None:
+                    # a pair of no city after the part's own: PostgreSQL puts the values of a list of one pair
+                    # in the statement, and then read every row of the pair for an OR of the part's condition
+                    # (a bitmap of the index's other columns) instead of the first in order
+                    values = ", ".join(["(%s, %s)"] * (len(part.pairs) + 1))
+                    statements.append(
+                        (
+                            f"SELECT items.* FROM (VALUES {values}) AS pair (j, d) "  # noqa: S608 - our SQL
+                            f"CROSS JOIN LATERAL ({compiled[0]}) AS items",
+                            [v for pair in (*part.pairs, NO_PAIR) for v in pair] + compiled[1],
+                        )
+                    )
+            else:
+                compiled = _compiled_or_none(
+                    self._ids(self.parts.base.filter(part.condition), limit, ordered)
+                )
+                if compiled is not None:
+                    statements.append((f"SELECT * FROM ({compiled[0]}) AS loose", compiled[1]))  # noqa: S608
+        if not statements:
+            return None
+        # no row is in two parts (Parts): their rows one after the other, a count stopping at `limit`
+        sql = " UNION ALL ".join(f"({statement})" for statement, _ in statements)
+        # any `limit` of them for a count; for the first in order, all that each part read (the caller ranks them)
+        bound = "" if ordered else f" LIMIT {int(limit)}"
+        return f"SELECT * FROM ({sql}) AS parts{bound}", [p for _, ps in statements for p in ps]  # noqa: S608
+
+
+def _compiled_or_none(inner: QuerySet) -> tuple[str, list] | None:
     try:
         sql, params = inner.query.sql_with_params()
     except EmptyResultSet:
         return None
+    return sql, list(params)
+
+
+def _ranked_sql(n: int, item: Ranked, inner: tuple[str, list] | None) -> tuple[str, list] | None:
+    """The list's number, then of each of its first `size` items the id, its rank and the items counted; None
+    for a list the ORM knows to be empty without asking. The SQL around the list's own (`items_sql`: compiled
+    by the ORM, its values as parameters) names only our columns and numbers."""
+    if inner is None:
+        return None
+    sql, params = inner
     order = ", ".join([*(f"(k{i} IS NULL), k{i}" for i in range(len(item.keys))), "r_id"])
     ranked = (
         f"SELECT r_id, ROW_NUMBER() OVER (ORDER BY {order}) AS r_rank, COUNT(*) OVER () AS r_total "  # noqa: S608
@@ -75,7 +157,10 @@ def read(lists: dict[str, Ranked], *, cap: int) -> tuple[dict[str, int], dict[st
     counts = dict.fromkeys(names, 0)
     ids: dict[str, list[int]] = {name: [] for name in names}
     for n, pk, _rank, total in _union(
-        [_ranked_sql(n, lists[name], lists[name].ids(cap + 1, ordered=False)) for n, name in enumerate(names)]
+        [
+            _ranked_sql(n, lists[name], lists[name].items_sql(cap + 1, ordered=False))
+            for n, name in enumerate(names)
+        ]
     ):
         counts[names[n]] = total
         ids[names[n]].append(pk)
@@ -84,7 +169,7 @@ def read(lists: dict[str, Ranked], *, cap: int) -> tuple[dict[str, int], dict[st
         ids[names[n]] = []
     for n, pk, _rank, _total in _union(
         [
-            _ranked_sql(n, lists[names[n]], lists[names[n]].ids(lists[names[n]].size, ordered=True))
+            _ranked_sql(n, lists[names[n]], lists[names[n]].items_sql(lists[names[n]].size, ordered=True))
             for n in long
         ]
     ):
@@ -178,8 +263,8 @@ def _statement(a: tuple[str, list] | None, b: tuple[str, list] | None, moments: 
 def _compiled(lists: dict[str, Ranked], cap: int) -> dict[str, tuple]:
     return {
         name: (
-            _ranked_sql(n, item, item.ids(cap + 1, ordered=False)),
-            _ranked_sql(n, item, item.ids(item.size, ordered=True)),
+            _ranked_sql(n, item, item.items_sql(cap + 1, ordered=False)),
+            _ranked_sql(n, item, item.items_sql(item.size, ordered=True)),
         )
         for n, (name, item) in enumerate(lists.items())
     }
