@@ -11,7 +11,8 @@ import datetime as dt
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import BooleanField, Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from dogcase.cases.models import Case, Obligation
@@ -221,15 +222,29 @@ def _items(rows: list[Due], today: dt.date) -> list[tuple[Due, str, str, str, di
     return items
 
 
+def stored_keys(keys: list[str]) -> set[str]:
+    """Which of the message keys are stored already: on PostgreSQL in one query (the keys one array), elsewhere
+    in one per 500 keys (SQLite's limit on a statement's values)."""
+    if not keys:
+        return set()
+    if connection.vendor == "postgresql":
+        among = RawSQL('"messaging_message"."key" = ANY(%s)', [keys], output_field=BooleanField())  # noqa: S611
+        return set(Message.objects.filter(Q(among)).values_list("key", flat=True))
+    stored: set[str] = set()
+    for start in range(0, len(keys), 500):
+        stored.update(Message.objects.filter(key__in=keys[start : start + 500]).values_list("key", flat=True))
+    return stored
+
+
 def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
     """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts of
     messages the day's reminders have (those sent by an earlier run of the day included).
 
     The day's obligations are read in one statement, the ids of the owners of all their dogs in one, the
-    cities' staff in two, the messages already stored in one per 500 keys; then, for the messages still to be
-    written only, the owners in one and the obligations in one per 500: a second sweep the same day, which has
-    nothing new to send, costs a few queries whatever the number of deadlines, and builds no obligation, no
-    owner and no message."""
+    cities' staff in two, the messages already stored in one (one per 500 keys on SQLite); then, for the
+    messages still to be written only, the owners in one and the obligations in one per 500: a second sweep the
+    same day, which has nothing new to send, costs a few queries whatever the number of deadlines, and builds no
+    obligation, no owner and no message."""
     at = at or timezone.now()
     today = timezone.localdate(at)
     items = _items(reminder_rows(today), today)
@@ -250,11 +265,7 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
         recipients.append([message_key(recipient_key(key, to, pk)) for pk in ids])
     # the keys of the messages stored already, not the messages: a run that has nothing new to send (a second
     # sweep the same day) builds no message in Python
-    stored: set[str] = set()
-    ordered = sorted({k for keys in recipients for k in keys})
-    for start in range(0, len(ordered), 500):
-        chunk = ordered[start : start + 500]
-        stored.update(Message.objects.filter(key__in=chunk).values_list("key", flat=True))
+    stored = stored_keys(sorted({k for keys in recipients for k in keys}))
 
     counts = {"deadline_soon": 0, "deadline_missed": 0}
     to_write = []

@@ -20,7 +20,7 @@ from dogcase.cases import updates
 from dogcase.cases.models import Obligation, Task
 from dogcase.messaging.delivery import deliver, record_bounce
 from dogcase.messaging.models import DailyRun, Message
-from dogcase.messaging.reminders import send_reminders
+from dogcase.messaging.reminders import send_reminders, stored_keys
 from dogcase.messaging.schedule import schedule_daily_sweep
 from dogcase.messaging.tasks import send_message
 from tests.documents.conftest import at, on
@@ -473,6 +473,35 @@ def test_a_second_run_the_same_day_sends_nothing_again_in_a_few_queries_whatever
     cases += [served_case(make_case, email=f"owner{i}@example.org") for i in range(4)]
     assert {hearing_obligation(c).due_date for c in cases} == {hearing_obligation(cases[0]).due_date}
     assert again() == one <= 6
+
+
+def test_the_keys_stored_already_are_found_among_many_in_one_query_on_postgresql(make_case):
+    """A heavy day has thousands of reminders: which are stored already is one query on PostgreSQL (the keys
+    one array), one per 500 keys on SQLite; either way exactly the keys stored, none of the others."""
+    case = served_case(make_case).case
+    keys = [
+        f"reminder:{case.pk}:owner.test:2026-12-{d:02d}:7:person:{i}" for d in (1, 2, 3) for i in range(400)
+    ]
+    now = timezone.now()
+    stored = set(keys[::7])
+    Message.objects.bulk_create(
+        Message(
+            case=case,
+            jurisdiction=case.jurisdiction,
+            kind=Message.Kind.DEADLINE_SOON,
+            recipient_name="R",
+            subject="s",
+            body="b",
+            created_at=now,
+            key=k,
+        )  # fmt: skip
+        for k in sorted(stored)
+    )
+    with CaptureQueriesContext(connection) as ctx:
+        found = stored_keys(sorted([*keys, "reminder:none"]))
+    assert found == stored
+    assert len(ctx.captured_queries) == (1 if connection.vendor == "postgresql" else 3)
+    assert stored_keys([]) == set()
 
 
 def test_the_day_s_rows_from_the_compiled_statement_are_the_orm_s_rows_on_every_day(make_case, story):
