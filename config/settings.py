@@ -181,13 +181,20 @@ else:
         }
     }
 
-if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    # Every statement of dogcase reads a few rows through an index. PostgreSQL's JIT compiles a statement whose
-    # estimated cost passes jit_above_cost, and that estimate is high for a bounded read of many small parts
-    # (a dashboard's list read a (city, deadline) pair at a time: 30 ms compiling, 3 ms reading); here it never
-    # pays back. Off for dogcase's own connections, whatever the server's setting.
+# Every statement of dogcase reads a few rows through an index. PostgreSQL's JIT compiles a statement whose
+# estimated cost passes jit_above_cost, and that estimate is high for a bounded read of many small parts (a
+# dashboard's list read a (city, deadline) pair at a time: 30 ms compiling, 3 ms reading); here it never pays
+# back. "off" (the default): dogcase's connections ask for it off when they connect (after any PGOPTIONS or
+# ?options= of the URL); "server": they ask nothing, for a connection pooler that refuses startup options
+# (PgBouncer), where `ALTER ROLE dogcase SET jit = off` does the same (docs/deploy.md).
+DOGCASE_PG_JIT = os.getenv("DOGCASE_PG_JIT", "off")
+if DOGCASE_PG_JIT not in ("off", "server"):
+    raise ImproperlyConfigured(f"Unexpected value DOGCASE_PG_JIT={DOGCASE_PG_JIT!r}, use 'off' or 'server'")
+if DATABASES["default"]["ENGINE"].endswith(("postgresql", "postgis")) and DOGCASE_PG_JIT == "off":
     _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
-    _pg_options["options"] = f"{_pg_options.get('options', '')} -c jit=off".strip()
+    _given = _pg_options.get("options") or os.getenv("PGOPTIONS", "")
+    _given = " ".join(_given) if isinstance(_given, list | tuple) else _given
+    _pg_options["options"] = f"{_given} -c jit=off".strip()
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -223,11 +223,6 @@ def _pairs_where(pairs) -> Q:
     return q
 
 
-def _deadlines_where(cities, today: dt.date, pick) -> Q:
-    """Obligations of the cities whose deadline id `pick(city_law)` names (deadline ids per city)."""
-    return _pairs_where(_deadline_pairs(cities, today, pick))
-
-
 def _where(parts: list[ranked.Part]) -> Q:
     """The condition of a list made of parts: a row of one of them."""
     q = Q(pk__in=[])
@@ -343,8 +338,8 @@ def _rest_filter(user, shown: list[WorkList], cities, today: dt.date, now: dt.da
 def _disjoint(parts: list[ranked.Part]) -> tuple[ranked.Part, ...]:
     """The same rows as parts of which no two share a (city, deadline id) pair: a pair in several parts is in
     one part whose condition is theirs OR-ed (a row is then in one part only, and the parts' rows are read
-    without setting aside the rows read twice). The parts of no pairs (the rabies observations; all of a
-    list for those who oversee everything) share no row with the others: their ids are no deadline's."""
+    without setting aside the rows read twice). A part of no pairs (the rabies observations; all of a list
+    for those who oversee everything) is kept apart from the pairs' rows by its condition: none of them."""
     holders: dict[tuple[str, str], list[int]] = {}
     for n, part in enumerate(parts):
         for pair in part.pairs:
@@ -358,7 +353,8 @@ def _disjoint(parts: list[ranked.Part]) -> tuple[ranked.Part, ...]:
         for n in held_by:
             condition |= parts[n].condition
         out.append(ranked.Part(parts[held_by[0]].condition if len(held_by) == 1 else condition, tuple(pairs)))
-    return (*out, *(part for part in parts if not part.pairs))
+    apart = ~_pairs_where(holders) if holders else Q()
+    return (*out, *(ranked.Part(part.condition & apart) for part in parts if not part.pairs))
 
 
 def _filters(user, lists: list[WorkList], today: dt.date, now: dt.datetime) -> dict[str, Q]:

@@ -155,3 +155,42 @@ def test_gunicorn_serves_the_app_with_one_json_log_line_per_request(production_e
     assert logged["path"] == "/api/v1/facts" and logged["status"] == 200 and logged["user_id"] is None
     assert isinstance(logged["duration_ms"], float) and 0 < logged["duration_ms"] < 60_000
     assert "Smith" not in output  # the query string (a search for a person) is never logged
+
+
+def database_options(env) -> dict | str:
+    """The default database's OPTIONS as config.settings builds them in `env` (or the error it raises)."""
+    code = "import django; django.setup(); from django.conf import settings as s; print(s.DATABASES['default'].get('OPTIONS', {}))"
+    result = subprocess.run(  # noqa: S603 - our own code
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env | {"DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return result.stdout.strip() if result.returncode == 0 else result.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({}, "{'options': '-c jit=off'}"),
+        # what the operator's PGOPTIONS or the URL's ?options= asked for is kept, JIT off after it
+        ({"PGOPTIONS": "-c statement_timeout=5000"}, "{'options': '-c statement_timeout=5000 -c jit=off'}"),
+        (
+            {"DATABASE_URL": "postgres://dogcase@db.internal/dogcase?options=-c%20search_path%3Dcity"},
+            "{'options': '-c search_path=city -c jit=off'}",
+        ),  # fmt: skip
+        # behind a pooler that refuses startup options: nothing asked (the role's setting does it)
+        ({"DOGCASE_PG_JIT": "server"}, "{}"),
+        (
+            {"DOGCASE_PG_JIT": "no"},
+            "ImproperlyConfigured: Unexpected value DOGCASE_PG_JIT='no', use 'off' or 'server'",
+        ),
+    ],
+)
+def test_postgresql_connections_ask_for_jit_off_unless_the_server_decides(production_env, extra, expected):
+    env = production_env | {"DATABASE_URL": "postgres://dogcase@db.internal/dogcase"} | extra
+    if "PGOPTIONS" not in extra:
+        env.pop("PGOPTIONS", None)
+    assert database_options(env).endswith(expected)
