@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from dogcase.cases.models import Case, Dog, Incident, Ownership, Person, Premises
-from dogcase.staff import queries, search_index
+from dogcase.staff import search_index, searching
 from tests.staff.conftest import BATTLE_LAKE, TRACY
 
 pytestmark = [
@@ -204,11 +204,11 @@ def unbounded_reads(sql: str) -> list[str]:
 def assert_reads_through_indexes(users, statistics: str) -> None:
     for user in users:
         for text, filled in SEARCHES.items():
-            queries.search(user, text)  # the cities and the user's groups read once, as on a page
+            searching.search(user, text)  # the cities and the user's groups read once, as on a page
             with CaptureQueriesContext(connection) as ctx:
-                results = queries.search(user, text)
+                results = searching.search(user, text)
             for name in filled:  # very many matches: each list full
-                assert len(getattr(results, name)) == queries.SEARCH_LIMIT, (user.username, text, name)
+                assert len(getattr(results, name)) == searching.SEARCH_LIMIT, (user.username, text, name)
             problems = {q["sql"]: reads for q in ctx.captured_queries if (reads := unbounded_reads(q["sql"]))}
             assert not problems, (
                 f"search {text!r} by {user.username}, {statistics}: a large table read but by ids or its search "

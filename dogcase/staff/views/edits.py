@@ -28,7 +28,7 @@ from dogcase.cases.models import Dog, Incident, Ownership, Person, Premises, Pri
 from dogcase.cases.pages import city_names, now_and_today, sentence
 from dogcase.cases.record_facts import prior_designations
 from dogcase.law import clock, library
-from dogcase.staff import onetime, queries
+from dogcase.staff import onetime, queries, searching
 from dogcase.staff.present import field_value_words, humanize
 
 
@@ -445,7 +445,7 @@ def add_owner(request, pk: int):
             else:
                 messages.success(request, f"{person.full_name} is recorded as an owner of {dog.name}.")
                 return redirect(reverse("staff:dog", args=[dog.pk]) + "#history")
-    found = queries.people_named(dog.jurisdiction, query, exclude=current_owner_ids)
+    found = searching.people_named(dog.jurisdiction, query, exclude=current_owner_ids)
     if values["person"].isdecimal() and all(str(p.pk) != values["person"] for p in found):
         chosen = Person.objects.filter(jurisdiction=dog.jurisdiction, pk=int(values["person"])).first()
         if chosen is not None:

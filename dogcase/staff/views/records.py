@@ -15,7 +15,7 @@ from dogcase.cases.pages import city_names, installed, not_installed, now_and_to
 from dogcase.cases.record_facts import prior_history_words, record_facts
 from dogcase.law import library
 from dogcase.money.ledger import money, owed_by_owner
-from dogcase.staff import keyset, queries
+from dogcase.staff import keyset, queries, searching
 from dogcase.staff.present import designation_label, history_rows, humanize
 
 PAGE_SIZE = keyset.PAGE_SIZE
@@ -47,14 +47,14 @@ def _designation_labels(cities) -> dict[str, str]:
 @staff_required
 def search(request):
     q = request.GET.get("q", "")
-    results = queries.search(request.user, q)
+    results = searching.search(request.user, q)
     return render(
         request,
         "staff/search.html",
         {
             "q": results.query,
             "results": results,
-            "limit": queries.SEARCH_LIMIT,
+            "limit": searching.SEARCH_LIMIT,
             "cities": city_names(cities_of(request.user)),
         },
     )
