@@ -93,16 +93,6 @@ def matching(model, text: str, cities, fields: tuple[str, ...] | None = None, *,
     return model.objects.filter(condition, jurisdiction__in=cities).order_by().values("pk")[:limit]
 
 
-def matched_ids(model, text: str, cities, fields: tuple[str, ...] | None = None) -> list[int]:
-    """`matching`'s ids read now (one query), for a search that uses the same matches in several lists."""
-    found = matching(model, text, cities, fields)
-    if isinstance(found, RawSQL):  # SQLite: the ids' own statement
-        with connection.cursor() as cursor:
-            cursor.execute(found.sql, found.params)
-            return sorted(row[0] for row in cursor.fetchall())
-    return sorted(row["pk"] for row in found)
-
-
 class _InArray(Lookup):
     """`key = ANY(ARRAY(subquery))`: the subquery runs first, on its own (an InitPlan), and the rows are then
     read by their key. PostgreSQL plans an array it does not know yet as a few values (10), so that it reads
@@ -119,17 +109,11 @@ class _InArray(Lookup):
 
 def among(key: str, ids) -> Q:
     """Rows whose `key` (a field name: "pk", "dog_id") is one of `ids`: a query of one column, such as
-    `matching` gives or a queryset's `values("dog_id")` built from one, or ids already read (`matched_ids`)."""
+    `matching` gives or a queryset's `values("dog_id")` built from one."""
     if connection.vendor == "postgresql" and isinstance(ids, QuerySet):
         if ids.query.is_empty():  # no cities: no query at all, as `key__in=[]`
             return Q(**{f"{key}__in": []})
         return Q(_InArray(F(key), Subquery(ids)))
-    if connection.vendor == "postgresql" and ids:
-        # ids already read, sent as one array whose elements the planner does not see (as a subquery's): with
-        # `key IN (ids)` it knew how many, and for very many of a table's rows walked a name index in the
-        # page's order instead of reading them by their key
-        unseen = RawSQL("SELECT unnest(%s::bigint[])", [[int(i) for i in ids]])  # noqa: S611 - no text in it
-        return Q(_InArray(F(key), unseen))
     return Q(**{f"{key}__in": ids})
 
 

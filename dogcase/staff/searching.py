@@ -71,14 +71,9 @@ def search(user, query: str) -> SearchResults:
         not every candidate's."""
         return qs.filter(among("pk", qs.select_related(None).filter(condition).values("pk")[:SEARCH_LIMIT]))
 
-    # the dogs of the people with the text in their name: read once (two queries), for the dogs and for the
-    # cases, each list then reading those dogs by their ids (as two subqueries, each searched the names again)
-    named = search_index.matched_ids(Person, q, cities, ("full_name",))
-    owners_named = (
-        sorted(set(Ownership.objects.filter(person_id__in=named).values_list("dog_id", flat=True)))
-        if named
-        else []
-    )
+    # the dogs of the people with the text in their name
+    named = match(Person, ("full_name",))
+    owners_named = Ownership.objects.filter(among("person_id", named)).values("dog_id")
     by_name = (lambda d: (d.name.casefold(), d.pk), lambda p: (p.full_name.casefold(), p.pk))
 
     people = Person.objects.filter(among("pk", match(Person))).order_by("full_name", "id")
