@@ -328,11 +328,6 @@ def _rest_parts(user, shown: list[WorkList], cities, today: dt.date, now: dt.dat
     return [ranked.Part(part.condition & q, part.pairs) for part in _roles_parts(cities, roles, today, user)]
 
 
-def _rest_filter(user, shown: list[WorkList], cities, today: dt.date, now: dt.datetime) -> Q:
-    """The user's deadlines that none of their other lists holds (ongoing duties stay on the case page)."""
-    return _where(_rest_parts(user, shown, cities, today, now))
-
-
 def _disjoint(parts: list[ranked.Part]) -> tuple[ranked.Part, ...]:
     """The same rows as parts of which no two share a (city, deadline id) pair: a pair in several parts is in
     one part whose condition is theirs OR-ed (a row is then in one part only, and the parts' rows are read
