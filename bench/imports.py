@@ -39,6 +39,18 @@ half is the events' unique index of their hashes: its keys are random, each inse
 on a copy of the 100,000-dog database an event's insert costs about 30 us, 13 with ordered keys (20 with a
 64 MB page cache). A page cache of 16 MB for the import gave no difference beyond the noise (two alternations)
 for 16 MB more memory. The check's figures above vary as much as the import's (the change is the same there).
+
+Then (evening of 3 December, the machine alone but its two cores shared with other machines: the same code
+gave 3,300 to 4,400 rows/s in one hour) each event of a record was written with fewer indexes to keep (the
+hearing officer's index now holds legal acts only, so a record's data is no longer parsed for it; the event's
+`case` and `jurisdiction` lost their single-column indexes, which (case, seq) and (jurisdiction, act, at)
+begin with: cases 0023) and its data encoded once on SQLite (the canonical text that is hashed is the text
+written). An event's insert on a copy of the 100,000-dog database: 34 us before, 29 without the officer's
+index, 29 without the two columns' (median of four, in one transaction each, rolled back). The import of
+100,000 dogs, before and after alternated six times: 3,782 and 4,157 rows/s (medians; pairs after/before
+0.94 to 1.31, median 1.12); its process's CPU time in three of them 32.6 s and 30.1 s (median; 0.92). Still
+short of 5,000 on this machine; what is left is spread thin (SQLite a third, the rest the rows and events'
+Python).
 """
 
 from __future__ import annotations
@@ -48,6 +60,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -175,6 +188,10 @@ def one_size(n: int) -> dict:
     out["dogs_in_db"] = Dog.objects.count()
     for step in ("floor", "check", "import"):
         out[step]["rows_per_s"] = rows / out[step]["s"]
+    from django.db import connections
+
+    connections.close_all()
+    shutil.rmtree(os.environ["DOGCASE_VAR_DIR"], ignore_errors=True)  # the database of 100,000 dogs: 365 MB
     return out
 
 

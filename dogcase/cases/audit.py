@@ -276,13 +276,14 @@ def _batch_text(template: Event):
         pattern = pattern.replace(quoted, "{" + name + "}")
     fill = pattern.format
 
-    def text_of(seq: int, chain_seq: int, act: str, summary: str, data: Any) -> str:
+    def text_of(seq: int, chain_seq: int, act: str, summary: str, data_text: str) -> str:
+        """`data_text` is the data as canonical() encodes it (_dumps): encoded once, hashed and written."""
         return fill(
             seq=int(seq),
             chain_seq=int(chain_seq),
             act=_dumps(act),
             summary=_dumps(summary),
-            data=_dumps(data),
+            data=data_text,
         )
 
     return text_of
@@ -333,15 +334,20 @@ def append_events(
     place = {c: columns.index(c) for c in ("seq", "chain_seq", "act", "summary", "data", "prev_hash", "hash")}
     i_seq, i_chain_seq, i_act, i_summary, i_data, i_prev, i_hash = place.values()
     adapt_data, data_encoder = db.adapt_json_value, Event._meta.get_field("data").encoder
+    # SQLite keeps JSON as text: the canonical text itself (the same value, read back alike) is written, not
+    # a second encoding of the data; other databases take the data as they always do
+    text_is_stored = connection.vendor == "sqlite" and data_encoder is None
     prev, chain_seq, rows = head.hash, head.seq, []
     for seq, (act, summary, data) in zip(seqs, items, strict=True):
         chain_seq += 1
         summary, data = summary[:500], jsonable(data)
+        data_text = _dumps(data)
         one = mac.copy()
-        one.update(f"{prev}\n{text_of(seq, chain_seq, act, summary, data)}".encode())
+        one.update(f"{prev}\n{text_of(seq, chain_seq, act, summary, data_text)}".encode())
         row = shared.copy()
         row[i_seq], row[i_chain_seq], row[i_act], row[i_summary] = seq, chain_seq, act, summary
-        row[i_data], row[i_prev] = adapt_data(data, data_encoder), prev
+        row[i_data] = data_text if text_is_stored else adapt_data(data, data_encoder)
+        row[i_prev] = prev
         row[i_hash] = prev = one.hexdigest()
         if not rows:  # _batch_text is canonical() to the byte: the first event's hash as verify computes it
             first = Event(**dict(zip(columns, row, strict=True)))

@@ -398,6 +398,7 @@ class Case(models.Model):
 # `staff_member` input that id, law/procedure/model.py DESIGNATED_INPUT), as text: the same expression in the index
 # and in the query (cases/hearings.py), so that both databases use the index.
 HEARING_OFFICER_OF_STEP = Cast(KT("data__inputs__hearing_officer"), output_field=models.CharField())
+LEGAL_ACT = Q(kind="step")  # Event.Kind.STEP
 
 
 class EventQuerySet(models.QuerySet):
@@ -429,8 +430,10 @@ class Event(models.Model):
     chain = models.CharField(max_length=80)
     chain_seq = models.BigIntegerField()
     at = models.DateTimeField()
-    jurisdiction = models.CharField(max_length=64, db_index=True)
-    case = models.ForeignKey(Case, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
+    jurisdiction = models.CharField(max_length=64)  # indexed by (jurisdiction, act, at): see Meta
+    case = models.ForeignKey(
+        Case, models.PROTECT, null=True, blank=True, related_name="events", db_index=False
+    )
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
     actor_name = models.CharField(max_length=150)
     actor_roles = models.CharField(max_length=200, blank=True)
@@ -452,11 +455,11 @@ class Event(models.Model):
     class Meta:
         ordering = ["seq"]
         indexes = [
-            models.Index(fields=["case", "seq"]),
+            models.Index(fields=["case", "seq"]),  # a case's events (`case` has no index of its own: 0023)
             # the dashboard's filings by owners from the portal, lately (dogcase/owners)
             models.Index(fields=["actor_roles", "at"], name="event_roles_at"),
-            # the hearing officer's own list: the steps that designated them (cases/hearings.py)
-            models.Index(HEARING_OFFICER_OF_STEP, "seq", name="event_hearing_officer"),
+            # the hearing officer's own list: the legal acts that designated them (cases/hearings.py)
+            models.Index(HEARING_OFFICER_OF_STEP, "seq", condition=LEGAL_ACT, name="event_hearing_officer"),
             # a period's report (dogcase/reports): the city's acts of some kinds, by date
             models.Index(fields=["jurisdiction", "act", "at"], name="event_city_act_at"),
         ]
