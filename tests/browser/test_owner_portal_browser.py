@@ -56,5 +56,6 @@ def test_the_owner_asks_for_a_hearing_from_a_phone(live_server, browser, make_st
     clerk.wait_for_url(live_server.url + "/")
     filings = clerk.locator("#owner-filings")
     assert s.case.number in filings.inner_text() and "Olive Owner" in filings.inner_text()
+    assert "The owner asked in writing for a hearing" in filings.inner_text()  # what the owner did
     assert s.case.number in clerk.locator("#schedule").inner_text()
     office.close()

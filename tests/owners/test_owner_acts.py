@@ -143,3 +143,21 @@ def test_a_tracy_owner_asks_for_the_council_hearing(story):
     # the acknowledgment the step issues is not issued by the owner's filing: a task says to send it
     task = s.case.tasks.get(done_at__isnull=True, key__startswith="owner-filing:")
     assert "Your request for a hearing on the vicious dog classification" in task.text
+
+
+def test_the_clerks_dashboard_says_what_the_owner_filed_not_the_citys_step(
+    served_case, client, make_staff_user
+):
+    s = served_case
+    acts.take_owner_step(
+        s.case, "receive_hearing_request", person=owner_of(s), inputs={}, expected_version=s.case.version
+    )
+    clerk = make_staff_user("city_clerk", username="filings-clerk", cities=["battle-lake-mn"])
+    client.force_login(clerk)
+    page = client.get("/").content.decode()
+    filings = page[page.index('id="owner-filings"') :]
+    filings = filings[: filings.index("</section>")]
+    # what the owner did, as the case's history says it (the pack's outcome), then who did it
+    assert "The owner asked in writing for a hearing on the designation (Olive Owner)" in filings
+    assert "Receive the owner" not in filings  # the city's step, which the clerk still has to take
+    assert s.case.number in filings

@@ -32,13 +32,17 @@ FILINGS_DAYS = 14
 
 @register.inclusion_tag("staff/includes/dashboard_portal.html", takes_context=True)
 def owner_filings(context):
-    """The dashboard's list of what owners filed from the portal lately, in the user's cities."""
+    """The dashboard's list of what owners filed from the portal lately, in the user's cities: each filing said
+    as what the owner did ("The owner asked for a hearing"), as the case's history says it, not as the step the
+    city takes on it."""
     import datetime as dt
 
     from django.utils import timezone
 
     from dogcase.cases.access import cities_of
     from dogcase.cases.models import Event
+    from dogcase.cases.outcomes import event_outcome
+    from dogcase.cases.pages import installed
 
     user = context["request"].user
     since = timezone.now() - dt.timedelta(days=FILINGS_DAYS)
@@ -49,4 +53,6 @@ def owner_filings(context):
         .select_related("case", "case__dog")
         .order_by("-at")[:10]
     )
+    for e in filings:
+        e.what = event_outcome(e, installed(e.jurisdiction), case=e.case)["what"]
     return {"filings": filings, "days": FILINGS_DAYS}
