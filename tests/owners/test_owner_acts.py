@@ -161,3 +161,24 @@ def test_the_clerks_dashboard_says_what_the_owner_filed_not_the_citys_step(
     assert "The owner asked in writing for a hearing on the designation (Olive Owner)" in filings
     assert "Receive the owner" not in filings  # the city's step, which the clerk still has to take
     assert s.case.number in filings
+
+
+def test_a_filing_the_law_writes_no_sentence_of_is_named_by_its_step(
+    served_case, client, make_staff_user, monkeypatch
+):
+    """A sentence made from the step's label (a site pack with no `outcome:`) would say "The city ...": the
+    list names the owner and the step instead, never the city as the one who filed."""
+    from dogcase.cases import outcomes
+
+    s = served_case
+    acts.take_owner_step(
+        s.case, "receive_hearing_request", person=owner_of(s), inputs={}, expected_version=s.case.version
+    )
+    made = "The city received the owner's written request for a hearing"
+    monkeypatch.setattr(outcomes, "event_outcome", lambda *a, **k: {"what": made})
+    client.force_login(make_staff_user("city_clerk", username="filings-clerk2", cities=["battle-lake-mn"]))
+    page = client.get("/").content.decode()
+    filings = page[page.index('id="owner-filings"') :]
+    filings = filings[: filings.index("</section>")]
+    assert "The city received" not in filings
+    assert "Olive Owner: Receive the owner&#x27;s written request for a hearing" in filings

@@ -41,7 +41,7 @@ def owner_filings(context):
 
     from dogcase.cases.access import cities_of
     from dogcase.cases.models import Event
-    from dogcase.cases.outcomes import event_outcome
+    from dogcase.cases.outcomes import OWNER_SUBJECT, event_outcome
     from dogcase.cases.pages import installed
 
     user = context["request"].user
@@ -54,5 +54,8 @@ def owner_filings(context):
         .order_by("-at")[:10]
     )
     for e in filings:
-        e.what = event_outcome(e, installed(e.jurisdiction), case=e.case)["what"]
+        what = event_outcome(e, installed(e.jurisdiction), case=e.case)["what"]
+        # a sentence the law writes of the owner; else (no pack sentence: one made from the step's label
+        # would name the city) the step's label after the owner's name, as the filing was named before
+        e.what = what if what.startswith(OWNER_SUBJECT) else None
     return {"filings": filings, "days": FILINGS_DAYS}
