@@ -47,8 +47,8 @@ hearing officer's index now holds legal acts only, so a record's data is no long
 begin with: cases 0023) and its data encoded once on SQLite (the canonical text that is hashed is the text
 written). An event's insert on a copy of the 100,000-dog database: 34 us before, 29 without the officer's
 index, 29 without the two columns' (median of four, in one transaction each, rolled back). The import of
-100,000 dogs, before and after alternated six times: 3,782 and 4,157 rows/s (medians; pairs after/before
-0.94 to 1.31, median 1.12); its process's CPU time in three of them 32.6 s and 30.1 s (median; 0.92). Still
+100,000 dogs, before and after alternated seven times: 3,716 and 4,010 rows/s (medians; pairs after/before
+0.94 to 1.31, median 1.06); its process's CPU time in three of them 32.6 s and 30.1 s (median; 0.92). Still
 short of 5,000 on this machine; what is left is spread thin (SQLite a third, the rest the rows and events'
 Python).
 """
