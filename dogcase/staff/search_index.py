@@ -93,6 +93,17 @@ def matching(model, text: str, cities, fields: tuple[str, ...] | None = None, *,
     return model.objects.filter(condition, jurisdiction__in=cities).order_by().values("pk")[:limit]
 
 
+def matched(model, text: str, cities, fields: tuple[str, ...] | None = None) -> list[int]:
+    """`matching` read now: the ids themselves, for a match that several lists use (each would otherwise run
+    it again as its own subquery: a common surname's match is most of a search's time)."""
+    found = matching(model, text, cities, fields)
+    if isinstance(found, RawSQL):
+        with connection.cursor() as cursor:
+            cursor.execute(found.sql, found.params)
+            return [pk for (pk,) in cursor.fetchall()]
+    return [row["pk"] for row in found]
+
+
 class _InArray(Lookup):
     """`key = ANY(ARRAY(subquery))`: the subquery runs first, on its own (an InitPlan), and the rows are then
     read by their key. PostgreSQL plans an array it does not know yet as a few values (10), so that it reads
@@ -109,11 +120,20 @@ class _InArray(Lookup):
 
 def among(key: str, ids) -> Q:
     """Rows whose `key` (a field name: "pk", "dog_id") is one of `ids`: a query of one column, such as
-    `matching` gives or a queryset's `values("dog_id")` built from one."""
+    `matching` gives or a queryset's `values("dog_id")` built from one, or the ids themselves (`matched`).
+
+    On PostgreSQL the ids given themselves are unnested in a subquery all the same: the planner then knows
+    as little of them as of a subquery's, and reads the rows by their key however many there are (given as
+    a list of a thousand values, it could join them to the whole table)."""
     if connection.vendor == "postgresql" and isinstance(ids, QuerySet):
         if ids.query.is_empty():  # no cities: no query at all, as `key__in=[]`
             return Q(**{f"{key}__in": []})
         return Q(_InArray(F(key), Subquery(ids)))
+    if connection.vendor == "postgresql" and isinstance(ids, list):
+        if not ids:
+            return Q(**{f"{key}__in": []})
+        unnested = RawSQL("SELECT unnest(%s::bigint[])", [[int(pk) for pk in ids]])  # noqa: S611 - no text
+        return Q(_InArray(F(key), unnested))
     return Q(**{f"{key}__in": ids})
 
 

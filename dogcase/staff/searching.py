@@ -50,7 +50,8 @@ def search(user, query: str) -> SearchResults:
 
     Each list is one query in steps: the ids of the matches (`search_index.matching`: at most MATCH_LIMIT,
     through the search index), then those rows by their key (`search_index.among`), sorted, and the first
-    SEARCH_LIMIT of them read with the rows joined to them (`shown`). Whatever the database's statistics say,
+    SEARCH_LIMIT of them read with the rows joined to them (`shown`); the owners' names, which the dogs and
+    the cases both search, are matched once beforehand (`search_index.matched`). Whatever the database's statistics say,
     no step reads a table but through an index (tests/staff/test_search_plans.py): a surname in every tenth
     home costs what a rare one does."""
     query = " ".join(query.split())[:100]
@@ -71,8 +72,8 @@ def search(user, query: str) -> SearchResults:
         not every candidate's."""
         return qs.filter(among("pk", qs.select_related(None).filter(condition).values("pk")[:SEARCH_LIMIT]))
 
-    # the dogs of the people with the text in their name
-    named = match(Person, ("full_name",))
+    # the dogs of the people with the text in their name: the names matched once, for the dogs and the cases
+    named = search_index.matched(Person, q, cities, ("full_name",))
     owners_named = Ownership.objects.filter(among("person_id", named)).values("dog_id")
     by_name = (lambda d: (d.name.casefold(), d.pk), lambda p: (p.full_name.casefold(), p.pk))
 

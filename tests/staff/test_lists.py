@@ -148,6 +148,19 @@ def test_search_finds_dogs_people_incidents_and_cases_by_name_number_chip_and_ad
     assert found("x").count == 0  # too short to search
 
 
+def test_search_finds_dogs_and_cases_by_their_owners_name_matched_once(officer):
+    case = record_bite(officer, dog_name="Biscuit", owner_name="Harriet Quist")
+    record_bite(officer, dog_name="Pepper", owner_name="Olaf Berg")
+    client = client_for(officer)
+    with CaptureQueriesContext(connection) as ran:
+        results = client.get("/search", {"q": "quist"}).context["results"]
+    assert [d.pk for d in results.dogs] == [case.dog.pk]
+    assert [c.pk for c in results.cases] == [case.pk]
+    # the owners' names matched in one statement, which the dogs' and the cases' lists both use
+    by_name = 'UPPER("full_name"::text) LIKE' if connection.vendor == "postgresql" else "{full_name} :"
+    assert sum(by_name in q["sql"] for q in ran.captured_queries) == 1
+
+
 def test_search_runs_a_fixed_number_of_queries(officer):
     for _ in range(2):
         record_bite(officer, dog_name="Rex")
