@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from dogcase.cases import updates
-from dogcase.cases.models import Obligation, Task
+from dogcase.cases.models import Obligation, Ownership, Person, Task
 from dogcase.messaging.delivery import deliver, record_bounce
 from dogcase.messaging.models import DailyRun, Message
 from dogcase.messaging.reminders import send_reminders, stored_keys
@@ -271,6 +271,26 @@ def test_a_spanish_speaking_owner_gets_the_message_in_spanish(make_case, immedia
     assert "Dentro de 7 días" in message.body and "(§ 90.15 (B)(2)(b)" in message.body
     assert "/owner/" in message.body
     assert "In 7 days" not in message.body
+
+
+def test_a_reminder_goes_to_each_current_owner_and_not_to_a_former_one(make_case):
+    c = served_case(make_case)
+    ob = hearing_obligation(c)
+    when = seven_days_before(ob)
+    today = timezone.localdate(when)
+    co = Person.objects.create(jurisdiction=c.case.jurisdiction, full_name="Carl Co-Owner", created_at=when)
+    former = Person.objects.create(jurisdiction=c.case.jurisdiction, full_name="Fran Former", created_at=when)
+    Ownership.objects.create(dog=c.case.dog, person=co)
+    Ownership.objects.create(dog=c.case.dog, person=former, until=today - dt.timedelta(days=1))
+    Message.objects.all().delete()
+    assert send_reminders(when)["deadline_soon"] == 2
+    told = set(Message.objects.filter(kind="deadline_soon").values_list("person__full_name", flat=True))
+    assert told == {c.owner.full_name, "Carl Co-Owner"}
+    # the same day again: both stored, nothing new
+    with CaptureQueriesContext(connection) as again:
+        assert send_reminders(when)["deadline_soon"] == 2
+    assert Message.objects.filter(kind="deadline_soon").count() == 2
+    assert not any(q["sql"].lstrip().upper().startswith("INSERT") for q in again.captured_queries)
 
 
 def test_the_reminder_query_does_not_grow_with_the_number_of_cases(make_case, story):
