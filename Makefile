@@ -11,7 +11,7 @@ RUNSERVER_ADDR ?= 127.0.0.1:8000
 # server starts); the environment's DOGCASE_SITE_URL wins.
 DOGCASE_SITE_URL ?= http://$(RUNSERVER_ADDR)
 
-.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres mutate bench bench-sweep bench-reminders bench-imports bench-pages bench-api bench-documents bench-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
+.PHONY: help venv system-packages run serve check-deploy test test-sqlite test-postgres mutate bench bench-sweep bench-reminders bench-imports bench-pages bench-api bench-documents bench-scale bench-report-scale bench-scale-stop lint fmt messages pg-start pg-stop browsers clean
 
 help:
 	@echo "make venv       create .venv and install requirements (only when they changed)"
@@ -29,6 +29,7 @@ help:
 	@echo "make bench-api  the classify API beside a bare Django JSON view (bench/api_classify.py)"
 	@echo "make bench-documents  notice PDFs: median ms warm, and a batch of 500 (bench/documents.py; N_DOCS=...)"
 	@echo "make bench-scale  the statewide benchmarks on their own PostgreSQL (bench/scale.py; SCALE_DOGS=...)"
+	@echo "make bench-report-scale  a year's report over 20,000 cases of one city, from bench-scale's data set (bench/report_scale.py)"
 	@echo "make bench-scale-stop  stop that PostgreSQL and remove its cached data sets"
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make fmt        ruff format + ruff check --fix"
@@ -124,6 +125,10 @@ SCALE_PG := DOGCASE_PG_PORT=54344 DOGCASE_PG_DIR=/tmp/dogcase-pg-scale
 bench-scale: venv
 	$(SCALE_PG) $(PY) bench/scale.py --dogs $(SCALE_DOGS) --incidents $(SCALE_INCIDENTS) \
 		--cases $(SCALE_CASES) --seed $(SCALE_SEED)
+
+# A year's report over 20,000 cases of one city: bench-scale's data set with its cases copied (bench/report_scale.py).
+bench-report-scale: venv
+	$(SCALE_PG) $(PY) bench/report_scale.py
 
 bench-scale-stop:
 	@$(SCALE_PG) scripts/pg.sh stop

@@ -135,10 +135,13 @@ def migrate(name: str) -> None:
     )
 
 
+SEEDED_MARKER = "seeded by bench/scale.py"  # the comment on a data set's database once it is built
+
+
 def ensure_seeded(args) -> tuple[str, dict | None]:
     """The seeded database's name and, when this run built it, seed_scale's report."""
     name = seeded_name(args)
-    marker = "seeded by bench/scale.py"
+    marker = SEEDED_MARKER
     with admin() as conn:
         row = conn.execute(
             "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s", [name]
@@ -457,8 +460,9 @@ def report_cities() -> list[tuple[str, int]]:
     return sorted(rows, key=lambda r: (-r[1], r[0]))
 
 
-def measure_reports(reps: int, budget: float, *, pdf: bool = True) -> dict:
-    """Each city's report over its year: in process, its page, its annual PDF, and the two floors."""
+def measure_reports(reps: int, budget: float, *, pdf: bool = True, only: str = "") -> dict:
+    """Each city's report over its year (the city `only`, when given): in process, its page, its annual PDF,
+    and the two floors."""
     from django.contrib.auth import get_user_model
     from django.test import Client
 
@@ -468,6 +472,8 @@ def measure_reports(reps: int, budget: float, *, pdf: bool = True) -> dict:
     client.force_login(get_user_model().objects.get(username=REPORT_USER))
     out = {"user": REPORT_USER, "queries_expected": figures.QUERIES, "cities": []}
     for city, city_cases in report_cities():
+        if only and city != only:
+            continue
         start, end = report_period(city)
         raw, _ = raw_report_counts(city, start, end)
         totals = report_totals(figures.report(city, start, end))
