@@ -7,13 +7,17 @@ does: `figures.report` in this process, the report page and the annual PDF by UR
 the raw counts of the rows it reads (one statement) and the page over a year with nothing in it; the report's
 totals must equal the raw counts.
 
-What a copy is: every case of every city again (so that the cities' rows stay mixed in the tables as they
-were written), each with its obligations and its recorded acts, in the order they were written, under new ids
-and numbers ("<number>/<copy>"), with the same dogs, incidents, dates, stages and outcomes. A copied act is in
-a chain of its own ("<chain>/copy <n>") with a hash of its own: the copies' audit trail does not verify, and
-the database is a throwaway (dropped and made again from the data set at each run). The last copy is partial:
-the cases up to the one that brings the busiest city to the number wanted. Documents, messages, tasks and
-money are not copied (the seeded cases have no money; the report reads no document, message or task).
+The data set is swept first (`dogcase sweep`: nothing to do on a data set `seed_scale` finished, a catch-up on
+one it was stopped in), so that the statuses the report counts are those of the day it is measured.
+
+What a copy is: the cases of every city again, each with its obligations and its case events, in the order
+they were written (so that the cities' rows stay mixed in the tables as they were), under new ids and numbers
+("<number>/<copy>"), with the same dogs, incidents, dates, stages and outcomes. A copy takes the cases up to
+the busiest city's last case of its report year (the last copy: up to the one that brings that city to the
+number wanted), so a later case of another city is not in it. A copied event is in a chain of its own
+("<chain>/copy <n>") with a hash of its own: the copies' audit trail does not verify, and the database is a
+throwaway (dropped and made again from the data set at each run). Documents, messages, tasks and money are not
+copied (the seeded cases have no money; the report reads no document, message or task).
 
     make bench-report-scale   # or: python bench/report_scale.py [--data-set NAME] [--cases N]
 
@@ -29,7 +33,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -73,6 +76,8 @@ def busiest_in_year() -> tuple[str, dt.date, dt.date, int]:
         start, end = scale.report_period(city)
         raw, _ = scale.raw_report_counts(city, start, end)
         rows.append((raw["cases"], city, start, end))
+    if not rows:
+        raise SystemExit("bench-report-scale: the data set has no case (a seed stopped before its cases?)")
     cases, city, start, end = max(rows)
     return city, start, end, cases
 
@@ -90,11 +95,11 @@ def make_copies(target: int) -> dict:
     since = dt.datetime.combine(start, dt.time(), tzinfo=MINNESOTA_TZ)
     until = dt.datetime.combine(end + dt.timedelta(days=1), dt.time(), tzinfo=MINNESOTA_TZ)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT MAX(id) FROM cases_case")
+        cursor.execute("SELECT COALESCE(MAX(id), 0) FROM cases_case")
         last_case = cursor.fetchone()[0]
-        cursor.execute("SELECT MAX(id), MAX(seq) FROM cases_event")
+        cursor.execute("SELECT COALESCE(MAX(id), 0), COALESCE(MAX(seq), 0) FROM cases_event")
         last_event, last_seq = cursor.fetchone()
-        cursor.execute("SELECT MAX(id) FROM cases_obligation")
+        cursor.execute("SELECT COALESCE(MAX(id), 0) FROM cases_obligation")
         last_obligation = cursor.fetchone()[0]
         # the busiest city's cases of its year, in id order: the copies take them in this order
         cursor.execute(
@@ -103,7 +108,7 @@ def make_copies(target: int) -> dict:
         )
         ids = [pk for (pk,) in cursor.fetchall()]
     needed = target - in_year
-    copied = {"cases": 0, "obligations": 0, "acts": 0}
+    copied = {"cases": 0, "obligations": 0, "case events": 0}
     copy = 0
     started = time.perf_counter()
     while needed > 0:
@@ -142,7 +147,7 @@ def make_copies(target: int) -> dict:
                     f"encode(sha256(convert_to({column} || %(tag)s, 'UTF8')), 'hex') END"
                 )
 
-            copied["acts"] += copy_rows(
+            copied["case events"] += copy_rows(
                 cursor,
                 "cases_event",
                 {
@@ -172,28 +177,13 @@ def make_copies(target: int) -> dict:
     }
 
 
-def fresh_database(data_set: str) -> None:
-    with scale.admin() as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{REPORT_DB}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{REPORT_DB}" TEMPLATE "{data_set}" OWNER dogcase')
+def sweep() -> dict:
+    """`dogcase sweep` on the data set's copy before its cases are copied (its report, as printed)."""
+    from dogcase.cases.acts import sweep as run_sweep
 
-
-def settle() -> None:
-    """VACUUM ANALYZE, then a restarted server (its shared buffers empty), as bench/scale.py measures."""
-    import psycopg
-    from django.db import connection
-
-    connection.close()
-    with psycopg.connect(
-        f"postgresql://dogcase@127.0.0.1:{scale.PG_PORT}/{REPORT_DB}", autocommit=True
-    ) as conn:
-        conn.execute("VACUUM ANALYZE")
-    subprocess.run(
-        [str(ROOT / "scripts" / "pg.sh"), "restart"],
-        env=scale.pg_env(),
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    started = time.perf_counter()
+    report = run_sweep(progress=lambda line: print(f"  sweep: {line}", flush=True)).as_dict()
+    return {**report, "seconds": round(time.perf_counter() - started, 1)}
 
 
 def seeded_data_set() -> str:
@@ -227,24 +217,27 @@ def main(argv: list[str] | None = None) -> int:
     scale.start_cluster()
     args.data_set = args.data_set or seeded_data_set()
     scale.migrate(args.data_set)
-    fresh_database(args.data_set)
+    scale.fresh_copy(args.data_set, REPORT_DB)
     scale.setup_django(scale.db_url(REPORT_DB))
-    print(f"bench-report-scale: copying the cases of {args.data_set} into {REPORT_DB}", flush=True)
+    print(f"bench-report-scale: sweeping a copy of {args.data_set} ({REPORT_DB})", flush=True)
+    swept = sweep()
+    print(f"  {swept}", flush=True)
+    print("bench-report-scale: copying its cases", flush=True)
     copies = make_copies(args.cases)
     print(
         f"  {copies['copies']} copies ({copies['copied']}) in {copies.get('seconds', 0)} s: "
         f"{copies['city']} had {copies['cases_before']:,} cases in its report year",
         flush=True,
     )
-    settle()
-    from dogcase.law import library
+    from django.db import connection
 
-    for city in ("battle-lake-mn", "tracy-mn"):
-        library().get(city)
+    connection.close()
+    scale.settle(REPORT_DB)
+    scale.load_law()
     print(f"The busiest city's report over its year (server time; pages as the demo {scale.REPORT_USER}):")
     reports = scale.measure_reports(args.reps, args.page_budget, only=copies["city"])
     result = {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "data_set": args.data_set}
-    result.update(copies=copies, reports=reports)
+    result.update(sweep=swept, copies=copies, reports=reports)
     out = ROOT / "var" / "bench-report-scale.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2, default=str))

@@ -185,19 +185,32 @@ def ensure_seeded(args) -> tuple[str, dict | None]:
     return name, report
 
 
-def fresh_copy(seeded: str) -> None:
+def fresh_copy(seeded: str, name: str = RUN_DB) -> None:
+    """A new database `name` made from the data set's, settled."""
     with admin() as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{RUN_DB}" TEMPLATE "{seeded}" OWNER dogcase')
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{seeded}" OWNER dogcase')
+    settle(name)
+
+
+def settle(name: str) -> None:
+    """VACUUM ANALYZE the database, then restart the server: the measurements start with its shared buffers
+    empty (the machine's file cache is not ours to drop), as a server restarted for a deployment finds them."""
     import psycopg
 
-    with psycopg.connect(f"postgresql://dogcase@127.0.0.1:{PG_PORT}/{RUN_DB}", autocommit=True) as conn:
+    with psycopg.connect(f"postgresql://dogcase@127.0.0.1:{PG_PORT}/{name}", autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-    # the measurements start from a restarted server: its shared buffers empty (the machine's file cache is
-    # not ours to drop), as a server restarted for a deployment finds them
     subprocess.run(
         [str(ROOT / "scripts" / "pg.sh"), "restart"], env=pg_env(), check=True, stdout=subprocess.DEVNULL
     )
+
+
+def load_law() -> None:
+    """The seeded cities' packs read before anything is timed."""
+    from dogcase.law import library
+
+    for city in ("battle-lake-mn", "tracy-mn"):
+        library().get(city)
 
 
 def setup_django(url: str) -> None:
@@ -643,10 +656,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_django(url)
     from django.db import connection
 
-    from dogcase.law import library
-
-    for city in ("battle-lake-mn", "tracy-mn"):
-        library().get(city)
+    load_law()
     with connection.cursor() as cur:
         cur.execute("SHOW server_version")
         pg_version = cur.fetchone()[0]

@@ -6,9 +6,8 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
-from django.db.models import BooleanField, Q
-from django.db.models.expressions import RawSQL
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from dogcase.cases.models import Case, CityAccess, Person
@@ -38,23 +37,13 @@ def case_owners(case: Case) -> list[Person]:
     )
 
 
-def _of_dogs(dog_ids) -> Q:
-    """Ownerships of the dogs. On PostgreSQL the ids are one array, one parameter however many dogs the day's
-    reminders name: an IN list of thousands of values cost more to build and send than to run."""
-    ids = sorted(dog_ids)
-    if connection.vendor == "postgresql" and ids:
-        sql = '"cases_ownership"."dog_id" = ANY(%s::bigint[])'
-        return Q(RawSQL(sql, [ids], output_field=BooleanField()))  # noqa: S611 - our names, ids a parameter
-    return Q(dog_id__in=ids)
-
-
 def owners_by_dog(dog_ids, today) -> dict[int, list[Person]]:
     """case_owners() of many dogs in one query: dog id -> its current owners, in id order."""
     from dogcase.cases.models import Ownership
 
     out: dict[int, list[Person]] = {}
     rows = (
-        Ownership.objects.filter(_of_dogs(dog_ids))
+        Ownership.objects.filter(dog_id__in=sorted(dog_ids))
         .filter(Q(until__isnull=True) | Q(until__gte=today))
         .select_related("person")
         .order_by("dog_id", "person_id")
@@ -72,7 +61,7 @@ def owner_ids_by_dog(dog_ids, today) -> dict[int, list[int]]:
 
     out: dict[int, list[int]] = {}
     rows = (
-        Ownership.objects.filter(_of_dogs(dog_ids))
+        Ownership.objects.filter(dog_id__in=sorted(dog_ids))
         .filter(Q(until__isnull=True) | Q(until__gte=today))
         .order_by("dog_id", "person_id")
         .values_list("dog_id", "person_id")

@@ -11,8 +11,8 @@ text (at least 3 characters) anywhere in the searched fields.
 
 `SEARCHED` names the tables and fields; the migration repeats them (a migration does not import code that
 may change). `matching(model, text, cities)` is the ids of at most MATCH_LIMIT matching rows (one bounded
-query of the index); `among(key, ids)` a condition on rows whose key is one of such ids (the rows' own id,
-or a foreign key).
+query of the index), `matched` the same ids read at once (a match that several lists use); `among(key, ids)`
+a condition on rows whose key is one of such ids (the rows' own id, or a foreign key).
 
 On PostgreSQL the query shapes leave the planner no plan that reads a whole table, whatever its statistics
 say (tests/staff/test_search_plans.py explains each statement of the search): the text is an InitPlan's
@@ -23,6 +23,8 @@ of the people, for a common surname) or walk a name index in the page's order.
 """
 
 from __future__ import annotations
+
+import json
 
 from django.db import connection
 from django.db.models import BooleanField, F, Lookup, Q, QuerySet, Subquery
@@ -122,9 +124,11 @@ def among(key: str, ids) -> Q:
     """Rows whose `key` (a field name: "pk", "dog_id") is one of `ids`: a query of one column, such as
     `matching` gives or a queryset's `values("dog_id")` built from one, or the ids themselves (`matched`).
 
-    On PostgreSQL the ids given themselves are unnested in a subquery all the same: the planner then knows
-    as little of them as of a subquery's, and reads the rows by their key however many there are (given as
-    a list of a thousand values, it could join them to the whole table)."""
+    The ids given themselves are one parameter, however many (up to MATCH_LIMIT) there are: on PostgreSQL an
+    array unnested in a subquery, so that the planner knows as little of them as of a subquery's and reads
+    the rows by their key (given a list of a thousand values, it could join them to the whole table); on
+    SQLite a JSON array read by json_each (a list of values in the statement would meet SQLite's limit on
+    them)."""
     if connection.vendor == "postgresql" and isinstance(ids, QuerySet):
         if ids.query.is_empty():  # no cities: no query at all, as `key__in=[]`
             return Q(**{f"{key}__in": []})
@@ -134,6 +138,11 @@ def among(key: str, ids) -> Q:
             return Q(**{f"{key}__in": []})
         unnested = RawSQL("SELECT unnest(%s::bigint[])", [[int(pk) for pk in ids]])  # noqa: S611 - no text
         return Q(_InArray(F(key), unnested))
+    if connection.vendor == "sqlite" and isinstance(ids, list):
+        if not ids:
+            return Q(**{f"{key}__in": []})
+        listed = RawSQL("SELECT value FROM json_each(%s)", [json.dumps([int(pk) for pk in ids])])  # noqa: S611
+        return Q(**{f"{key}__in": listed})
     return Q(**{f"{key}__in": ids})
 
 

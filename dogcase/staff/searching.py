@@ -51,9 +51,9 @@ def search(user, query: str) -> SearchResults:
     Each list is one query in steps: the ids of the matches (`search_index.matching`: at most MATCH_LIMIT,
     through the search index), then those rows by their key (`search_index.among`), sorted, and the first
     SEARCH_LIMIT of them read with the rows joined to them (`shown`); the owners' names, which the dogs and
-    the cases both search, are matched once beforehand (`search_index.matched`). Whatever the database's statistics say,
-    no step reads a table but through an index (tests/staff/test_search_plans.py): a surname in every tenth
-    home costs what a rare one does."""
+    the cases both search, are matched once beforehand (`search_index.matched`). Whatever the database's
+    statistics say, no step reads a table but through an index (tests/staff/test_search_plans.py): a surname
+    in every tenth home costs what a rare one does."""
     query = " ".join(query.split())[:100]
     results = SearchResults(query)
     if len(query) < search_index.MIN_LENGTH:

@@ -26,7 +26,7 @@ def test_copies_bring_the_busiest_city_to_the_cases_asked_for_and_the_report_agr
     originals = {
         "cases": Case.objects.count(),
         "obligations": Obligation.objects.count(),
-        "acts": Event.objects.filter(case__isnull=False).count(),
+        "case events": Event.objects.filter(case__isnull=False).count(),
     }
     target = 3 * in_year + 3  # two whole copies and three cases of a third
     made = report_scale.make_copies(target)
@@ -50,7 +50,8 @@ def test_copies_bring_the_busiest_city_to_the_cases_asked_for_and_the_report_agr
     assert list(sample.events.values_list("act", "at")) == list(source.events.values_list("act", "at"))
     assert {e.chain.rsplit("/", 1)[1] for e in sample.events.all()} == {"copy 1"}
     assert Obligation.objects.count() - originals["obligations"] == made["copied"]["obligations"]
-    assert Event.objects.filter(case__isnull=False).count() - originals["acts"] == made["copied"]["acts"]
+    copied_events = Event.objects.filter(case__isnull=False).count() - originals["case events"]
+    assert copied_events == made["copied"]["case events"]
     # the originals are as they were
     assert Case.objects.exclude(number__contains="/").count() == originals["cases"]
     # the report of that city alone, over the year, counts what the raw counts count
@@ -59,6 +60,14 @@ def test_copies_bring_the_busiest_city_to_the_cases_asked_for_and_the_report_agr
     (measured,) = result["cities"]
     assert measured["cases_in_period"] == target and measured["agrees"]
     assert "the report's totals agree with the raw counts: True" in capsys.readouterr().out
+
+
+def test_the_data_set_is_swept_before_its_cases_are_copied(data_set):
+    swept = report_scale.sweep()
+    assert swept["cases"] == Case.objects.filter(status="open").count() > 0
+    assert swept["seconds"] >= 0
+    # swept: a second sweep at once has nothing left to recompute
+    assert report_scale.sweep()["recomputed"] == 0
 
 
 def test_a_city_already_at_the_size_asked_for_is_not_copied(data_set):
