@@ -394,11 +394,11 @@ class Case(models.Model):
         return scheduled_hearing(self, event_name)
 
 
-# The member of staff a step designated to hold a hearing (its `hearing_officer` input: the packs give every
-# `staff_member` input that id, law/procedure/model.py DESIGNATED_INPUT), as text: the same expression in the index
-# and in the query (cases/hearings.py), so that both databases use the index.
+# The member of staff a step designated to hold a hearing (its `hearing_officer` input, law/procedure/model.py
+# DESIGNATED_INPUT) as text: the same expression in the index and the query (cases/hearings.py), for both databases.
 HEARING_OFFICER_OF_STEP = Cast(KT("data__inputs__hearing_officer"), output_field=models.CharField())
 LEGAL_ACT = Q(kind="step")  # Event.Kind.STEP
+REPORTED = ["status", "who", "staff_roles", "deadline_id", "late", "case", "id"]  # of an obligation (reports)
 
 
 class EventQuerySet(models.QuerySet):
@@ -553,8 +553,8 @@ class Obligation(models.Model):
         indexes = [
             # the sweep counts the overdue obligations of open cases from this index alone, not from the rows
             models.Index(fields=["status", "case"], name="obligation_status_case"),
-            # a period's report: the city's obligations due in the period
-            models.Index(fields=["jurisdiction", "due_date"], name="obligation_city_due"),
+            # a period's report: the city's obligations due in the period, counted from the index alone (PostgreSQL)
+            models.Index(fields=["jurisdiction", "due_date"], name="obligation_city_due", include=REPORTED),
             # the dashboards' rabies observations (deadline "rabies_observation:<n>", a prefix): on PostgreSQL an
             # index of the active obligations that a LIKE of a prefix can read, whatever the database's collation
             models.Index(
