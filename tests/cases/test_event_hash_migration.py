@@ -1,16 +1,20 @@
-"""cases 0025: the events' hash loses its unique index, and nothing else of the audit trail changes: the rows,
-their ids, the chains, the append-only triggers, the other indexes, and (SQLite) the counter of ids given.
-Back to 0024, the hash is unique again."""
+"""cases 0025: the events' hash loses its unique index, and nothing else of the database changes: the rows,
+their ids, the chains, the append-only triggers, the other indexes and constraints of every table (those that
+refer to the events too), the planner's figures and (SQLite) the counter of ids given. Back to 0024, the hash is
+unique again and the schema is the one it was."""
 
 import pytest
 from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
+from dogcase.cases import append_only
 from dogcase.cases.audit import verify_chain
 from dogcase.cases.models import Event
 from tests.cases.test_audit import write
 
 BEFORE = [("cases", "0024_report_obligations_from_the_index")]
+UNIQUE_HASH = '"hash" varchar(64) NOT NULL UNIQUE'
+PLAIN_HASH = '"hash" varchar(64) NOT NULL'
 
 
 def hash_indexes() -> dict[str, bool]:
@@ -20,23 +24,31 @@ def hash_indexes() -> dict[str, bool]:
     return {name: c["unique"] for name, c in found.items() if c["columns"] == ["hash"]}
 
 
-def other_indexes_and_triggers() -> set[str]:
-    """Every index but the hash's, and every trigger, of the events' table, by name (SQL-made ones included)."""
+def schema() -> dict[str, str]:
+    """Every table, index, constraint and trigger of the database, by name, with its definition."""
     with connection.cursor() as cursor:
-        found = connection.introspection.get_constraints(cursor, "cases_event")
-        names = {name for name, c in found.items() if c["columns"] != ["hash"]}
         if connection.vendor == "sqlite":
-            cursor.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'cases_event'"
-            )
-        else:
-            cursor.execute(
-                "SELECT tgname FROM pg_trigger WHERE tgrelid = 'cases_event'::regclass AND NOT tgisinternal"
-            )
-        names |= {f"trigger {row[0]}" for row in cursor.fetchall()}
-    if connection.vendor == "sqlite":  # an autoindex's number follows the table's UNIQUE columns
-        names = {n for n in names if not n.startswith("sqlite_autoindex")}
-    return names
+            cursor.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL")
+            return {f"{kind} {name}": sql for kind, name, sql in cursor.fetchall()}
+        cursor.execute(
+            "SELECT 'index ' || indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() "
+            "UNION ALL SELECT 'constraint ' || conrelid::regclass || ' ' || conname, pg_get_constraintdef(oid) "
+            "FROM pg_constraint WHERE connamespace = current_schema()::regnamespace "
+            "UNION ALL SELECT 'trigger ' || tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal"
+        )
+        return dict(cursor.fetchall())
+
+
+def without_the_hash_index(before: dict[str, str]) -> dict[str, str]:
+    """The schema `before` as 0025 leaves it: the hash's index gone, the rest the same words."""
+    if connection.vendor == "sqlite":
+        after = dict(before)
+        assert after["table cases_event"].count(UNIQUE_HASH) == 1
+        after["table cases_event"] = after["table cases_event"].replace(UNIQUE_HASH, PLAIN_HASH)
+        return after
+    hashes = set(hash_indexes())
+    assert len(hashes) == 2  # the unique constraint (its index has its name) and the LIKE index
+    return {k: v for k, v in before.items() if k.rsplit(" ", 1)[-1] not in hashes}
 
 
 def rows() -> list[tuple]:
@@ -45,35 +57,68 @@ def rows() -> list[tuple]:
     )
 
 
-def refuses_update() -> bool:
+def refuses(statement: str) -> bool:
     try:
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("UPDATE cases_event SET summary = 'rewritten'")
+            cursor.execute(statement)
     except DatabaseError as exc:
         return "append-only" in str(exc)
     return False
 
 
+def append_only_kept() -> bool:
+    return (
+        append_only.missing_triggers(connection) == []
+        and refuses("UPDATE cases_event SET summary = 'rewritten'")
+        and refuses("DELETE FROM cases_event")
+    )
+
+
+def analyzed_events() -> list[tuple]:
+    """The planner's figures of the events' table that the database holds: on SQLite, each named index's (an
+    autoindex's number follows the table's UNIQUE columns, one fewer after 0025); on PostgreSQL, its columns'."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute(
+                "SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'cases_event' "
+                "AND idx NOT LIKE 'sqlite_autoindex%' ORDER BY idx"
+            )
+        else:
+            cursor.execute("SELECT attname FROM pg_stats WHERE tablename = 'cases_event' ORDER BY attname")
+        return cursor.fetchall()
+
+
 @pytest.mark.django_db(transaction=True)
-def test_the_hash_loses_its_index_and_nothing_else_of_the_trail_changes():
+def test_the_hash_loses_its_index_and_nothing_else_of_the_database_changes():
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
     try:
+        executor.migrate(BEFORE)  # the database as a city has it before upgrading
         written = write(4) + write(2, city="tracy-mn")
-        assert hash_indexes() == {}  # the latest migration: no index of the hash
-        kept, others = rows(), other_indexes_and_triggers()
-        assert len(kept) == 6 and refuses_update()
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE cases_event")
+        before, kept, figures = schema(), rows(), analyzed_events()
+        assert list(hash_indexes().values()).count(True) == 1 and append_only_kept()
+        assert len(kept) == 6 and len(figures) > 3
+        expected = without_the_hash_index(before)
 
-        executor.migrate(BEFORE)  # back: the hash unique again, everything else as it was
-        assert list(hash_indexes().values()).count(True) == 1
-        assert rows() == kept and other_indexes_and_triggers() == others and refuses_update()
-
-        MigrationExecutor(connection).migrate(latest)  # forward again, as a city's database upgrades
+        MigrationExecutor(connection).migrate(latest)  # the upgrade
         assert hash_indexes() == {}
-        assert rows() == kept and other_indexes_and_triggers() == others and refuses_update()
+        assert schema() == expected  # every other table, index, constraint and trigger, word for word
+        assert rows() == kept and append_only_kept() and analyzed_events() == figures
         report = verify_chain()
         assert report.ok and report.checked == 6, report.problems
 
+        MigrationExecutor(connection).migrate(BEFORE)  # back: the hash unique again
+        assert list(hash_indexes().values()).count(True) == 1
+        if connection.vendor == "sqlite":
+            assert schema() == before
+        else:  # the constraint and the LIKE index made again under Django's names for them
+            assert without_the_hash_index(schema()) == expected
+        assert rows() == kept and append_only_kept()
+
+        MigrationExecutor(connection).migrate(latest)
+        assert schema() == expected and rows() == kept and append_only_kept()
         # the ids go on after the last one given, and a new event joins its city's chain
         (after,) = write(1)
         assert after.pk > max(e.pk for e in written)
@@ -89,6 +134,7 @@ def test_sqlite_keeps_its_counter_of_ids_across_the_remade_table():
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
     try:
+        executor.migrate(BEFORE)
         write(3)
         with connection.cursor() as cursor:
             # an id given and rolled forward past (as a later event removed behind the application's back
@@ -96,7 +142,6 @@ def test_sqlite_keeps_its_counter_of_ids_across_the_remade_table():
             cursor.execute("UPDATE sqlite_sequence SET seq = seq + 100 WHERE name = 'cases_event'")
             cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = 'cases_event'")
             (given,) = cursor.fetchone()
-        executor.migrate(BEFORE)
         MigrationExecutor(connection).migrate(latest)
         with connection.cursor() as cursor:
             cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = 'cases_event'")

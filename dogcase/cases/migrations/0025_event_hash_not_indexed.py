@@ -8,7 +8,8 @@ the trail honest is the chain: each hash covers the event and the hash before it
 On PostgreSQL the unique constraint and its LIKE index are dropped by the names the database reports. On
 SQLite a column's UNIQUE is part of the table's definition, so the table is made again without it, as Django
 remakes a table but keeping what Django's remaking would lose: the append-only triggers, the indexes created in
-SQL (cases 0004, 0008, 0023) and the AUTOINCREMENT counter (its last id given, never given again).
+SQL (cases 0004, 0008, 0023), the AUTOINCREMENT counter (its last id given, never given again) and the
+planner's figures of the table when it had them (ANALYZE).
 """
 
 from django.db import migrations, models
@@ -25,8 +26,8 @@ def _hash_indexes(schema_editor) -> dict[str, dict]:
 
 
 def _remake_sqlite_table(schema_editor, old: str, new: str) -> None:
-    """The table made again with its column definition `old` written `new`: rows, ids, indexes, triggers and
-    the AUTOINCREMENT counter as they were. Foreign keys are not checked while it runs (Django's schema
+    """The table made again with its column definition `old` written `new`: rows, ids, indexes, triggers, the
+    AUTOINCREMENT counter and the planner's figures as they were. Foreign keys are not checked while it runs (Django's schema
     editor turns them off for a migration on SQLite) and are checked when it ends."""
     with schema_editor.connection.cursor() as cursor:
         cursor.execute("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = %s", [TABLE])
@@ -41,6 +42,12 @@ def _remake_sqlite_table(schema_editor, old: str, new: str) -> None:
         kept = [sql for kind, _name, sql in rows if kind in ("index", "trigger") and sql]  # not autoindexes
         cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [TABLE])
         counter = cursor.fetchone()
+        # the planner's figures of the table (ANALYZE) go with it: made again at the end if it had them
+        cursor.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'")
+        analyzed = cursor.fetchone() is not None
+        if analyzed:
+            cursor.execute("SELECT 1 FROM sqlite_stat1 WHERE tbl = %s LIMIT 1", [TABLE])
+            analyzed = cursor.fetchone() is not None
         made = (
             table[0].replace(old, new).replace(f'CREATE TABLE "{TABLE}"', f'CREATE TABLE "new__{TABLE}"', 1)
         )
@@ -54,6 +61,8 @@ def _remake_sqlite_table(schema_editor, old: str, new: str) -> None:
             cursor.execute(
                 "UPDATE sqlite_sequence SET seq = MAX(seq, %s) WHERE name = %s", [counter[0], TABLE]
             )
+        if analyzed:
+            cursor.execute(f'ANALYZE "{TABLE}"')
 
 
 def drop_hash_index(apps, schema_editor):
@@ -71,12 +80,14 @@ def add_hash_index(apps, schema_editor):
     if schema_editor.connection.vendor == "sqlite":
         _remake_sqlite_table(schema_editor, PLAIN_HASH, UNIQUE_HASH)
         return
-    if _hash_indexes(schema_editor):
-        return
+    found = _hash_indexes(schema_editor).values()
     model = apps.get_model("cases", "Event")
     field = model._meta.get_field("hash")
-    schema_editor.execute(schema_editor._create_unique_sql(model, [field]))
-    if (like := schema_editor._create_like_index_sql(model, field)) is not None:
+    if not any(c["unique"] for c in found):  # two events of one hash make this fail: the index cannot hold
+        schema_editor.execute(schema_editor._create_unique_sql(model, [field]))
+    if not any(not c["unique"] for c in found) and (
+        like := schema_editor._create_like_index_sql(model, field)
+    ):
         schema_editor.execute(like)
 
 
