@@ -416,9 +416,8 @@ class Event(models.Model):
     `chain_seq`; `hash` is a keyed hash (HMAC-SHA256, DOGCASE_AUDIT_KEY) of its content and of the hash of the
     event before it in that chain (`prev_hash`), so that `dogcase audit verify` finds any row changed or
     removed behind the application's back, even by someone who can write the database. `seq` orders events
-    across chains (unique and increasing; numbers an act rolled back left unused are never given again).
-    Events written before chains per case are the chain "global" (docs/cases.md, "The audit trail").
-    """
+    across chains (unique, increasing, never given again). Events written before chains per case are the
+    chain "global" (docs/cases.md, "The audit trail")."""
 
     class Kind(models.TextChoices):
         STEP = "step", "Legal act"
@@ -443,8 +442,8 @@ class Event(models.Model):
     citation = models.CharField(max_length=500, blank=True)
     layer = models.CharField(max_length=20, blank=True)
     data = models.JSONField(default=dict)
-    corrects = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    corrects = models.ForeignKey(  # an event's corrections, a hearing's booking's (event_corrections, 0026)
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections", db_index=False
     )
     idempotency_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
     prev_hash = models.CharField(max_length=64)
@@ -462,6 +461,7 @@ class Event(models.Model):
             models.Index(HEARING_OFFICER_OF_STEP, "seq", condition=LEGAL_ACT, name="event_hearing_officer"),
             # a period's report (dogcase/reports): the city's acts of some kinds, by date
             models.Index(fields=["jurisdiction", "act", "at"], name="event_city_act_at"),
+            models.Index(fields=["corrects"], condition=Q(kind="correction"), name="event_corrections"),
         ]
         constraints = [models.UniqueConstraint(fields=["chain", "chain_seq"], name="unique_event_chain_seq")]
 

@@ -1,7 +1,7 @@
 """cases 0025: the events' hash loses its unique index, and nothing else of the database changes: the rows,
 their ids, the chains, the append-only triggers, the other indexes and constraints of every table (those that
 refer to the events too), the planner's figures and (SQLite) the counter of ids given. Back to 0024, the hash is
-unique again and the schema is the one it was."""
+unique again and the schema is the one it was. cases 0026 (the index of corrections) is checked the same way."""
 
 import pytest
 from django.db import DatabaseError, connection, transaction
@@ -13,6 +13,7 @@ from dogcase.cases.models import Event
 from tests.cases.test_audit import write
 
 BEFORE = [("cases", "0024_report_obligations_from_the_index")]
+AFTER = [("cases", "0025_event_hash_not_indexed")]
 UNIQUE_HASH = '"hash" varchar(64) NOT NULL UNIQUE'
 PLAIN_HASH = '"hash" varchar(64) NOT NULL'
 
@@ -102,7 +103,7 @@ def test_the_hash_loses_its_index_and_nothing_else_of_the_database_changes():
         assert len(kept) == 6 and len(figures) > 3
         expected = without_the_hash_index(before)
 
-        MigrationExecutor(connection).migrate(latest)  # the upgrade
+        MigrationExecutor(connection).migrate(AFTER)  # the upgrade
         assert hash_indexes() == {}
         assert schema() == expected  # every other table, index, constraint and trigger, word for word
         assert rows() == kept and append_only_kept() and analyzed_events() == figures
@@ -117,7 +118,7 @@ def test_the_hash_loses_its_index_and_nothing_else_of_the_database_changes():
             assert without_the_hash_index(schema()) == expected
         assert rows() == kept and append_only_kept()
 
-        MigrationExecutor(connection).migrate(latest)
+        MigrationExecutor(connection).migrate(AFTER)
         assert schema() == expected and rows() == kept and append_only_kept()
         # the ids go on after the last one given, and a new event joins its city's chain
         (after,) = write(1)
@@ -142,11 +143,50 @@ def test_sqlite_keeps_its_counter_of_ids_across_the_remade_table():
             cursor.execute("UPDATE sqlite_sequence SET seq = seq + 100 WHERE name = 'cases_event'")
             cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = 'cases_event'")
             (given,) = cursor.fetchone()
-        MigrationExecutor(connection).migrate(latest)
+        MigrationExecutor(connection).migrate(AFTER)
         with connection.cursor() as cursor:
             cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = 'cases_event'")
             assert cursor.fetchone()[0] == given
         (after,) = write(1)
         assert after.pk == given + 1
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_corrections_index_replaces_the_column_index_and_nothing_else_changes():
+    """cases 0026: the index of `corrects` gives way to one of the corrections only; the table is not made
+    again (SQLite keeps its triggers and SQL-made indexes), and back to 0025 the column's index is there again."""
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+
+    def corrects_indexes() -> dict[str, bool]:  # name -> partial (of the corrections only)
+        with connection.cursor() as cursor:
+            found = connection.introspection.get_constraints(cursor, "cases_event")
+        return {
+            name: name == "event_corrections"
+            for name, c in found.items()
+            if c["index"] and c["columns"] == ["corrects_id"]
+        }
+
+    try:
+        executor.migrate(AFTER)
+        write(3)
+        before, kept = schema(), rows()
+        assert list(corrects_indexes().values()) == [False] and append_only_kept()
+
+        MigrationExecutor(connection).migrate([("cases", "0026_event_corrections_index")])
+        assert corrects_indexes() == {"event_corrections": True}
+        after = schema()
+        assert {k: v for k, v in after.items() if k != "index event_corrections"} == {
+            k: v for k, v in before.items() if not k.startswith("index cases_event_corrects_id")
+        }
+        assert (
+            "WHERE" in after["index event_corrections"] and "'correction'" in after["index event_corrections"]
+        )
+        assert rows() == kept and append_only_kept() and verify_chain().ok
+
+        MigrationExecutor(connection).migrate(AFTER)
+        assert schema() == before and rows() == kept and append_only_kept()
     finally:
         MigrationExecutor(connection).migrate(latest)
