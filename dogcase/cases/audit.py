@@ -229,6 +229,8 @@ def append_event(
     (the act's); the head is locked here if the act has not locked it already."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("append_event must run inside the legal act's transaction")
+    if corrects is not None and kind != Event.Kind.CORRECTION:  # the index of corrections holds no other kind
+        raise ValueError(f"an event that corrects another is a correction, not {kind!r}")
     check_key_matches_database()
     chain = chain or chain_of(case=case, jurisdiction=jurisdiction)
     head = lock_chain(chain)

@@ -116,6 +116,14 @@ def test_append_outside_a_transaction_is_refused(transactional_db):
         append_event(at=AT, jurisdiction="tracy-mn", kind="record", act="x", summary="x")
 
 
+def test_only_a_correction_may_correct_an_event(db):
+    """The index of corrections (cases 0026) holds kind "correction" only: no other kind may correct an event."""
+    (event,) = write(1)
+    with transaction.atomic(), pytest.raises(ValueError, match="correction"):
+        append_event(at=AT, jurisdiction="battle-lake-mn", kind="step", act="x", summary="x", corrects=event)
+    assert not Event.objects.filter(corrects=event).exists()
+
+
 def test_events_cannot_be_edited_or_deleted_through_the_application(db):
     event = write(1)[0]
     event.summary = "something else"

@@ -65,14 +65,11 @@ def test_the_room_check_finds_corrections_through_their_index(staff):
     s = Story(staff, "battle-lake-mn", SERIOUS)
     s.step("declare", "officer", 0, designation="dangerous", basis="Serious bite")
     add_events(s.case)
-    # a day no hearing is booked near, whose window of scheduling acts (BOOKED_WITHIN) holds all of them
+    # a moment whose window of scheduling acts (BOOKED_WITHIN) holds all of them: the plan is what is checked
     start = timezone.now() + dt.timedelta(days=350)
     j = library().get("battle-lake-mn")
     with CaptureQueriesContext(connection) as captured:
-        found = hearings.bookings(
-            j, "Council chambers", start, start + dt.timedelta(hours=1), day=start.date()
-        )
-    assert found == []
+        hearings.bookings(j, "Council chambers", start, start + dt.timedelta(hours=1), day=start.date())
     checks = [
         q["sql"] for q in captured.captured_queries if "corrects_id" in q["sql"] and "EXISTS" in q["sql"]
     ]
