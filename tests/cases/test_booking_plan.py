@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from dogcase.cases import hearings
-from dogcase.cases.bulk import insert_rows
 from dogcase.cases.models import Event
 from dogcase.law import library
 from tests.cases.conftest import SERIOUS, Story
+from tests.event_plans import plan, write_analyzed
 
 pytestmark = [
     pytest.mark.django_db,
@@ -29,21 +29,11 @@ CORRECTIONS = 200  # corrections, of the city's scheduling acts
 
 
 def add_events(case) -> None:
-    columns = [f.attname for f in Event._meta.concrete_fields if not f.primary_key]
     now = timezone.now()
-    base = {c: None for c in columns}
-    base.update(jurisdiction=case.jurisdiction, actor_name="seed", actor_roles="city_clerk", summary="s",
-                citation="", layer="", prev_hash="0" * 64)  # fmt: skip
     first = Event.objects.filter(case=case).order_by("pk").values_list("pk", flat=True).first()
-    rows = []
-    for i in range(SCHEDULED + OTHERS + CORRECTIONS):
-        values = {
-            **base,
-            "seq": 10**9 + i,
-            "chain": f"plan-test:{i % 7}",
-            "chain_seq": i,
-            "hash": f"{i:064x}",
-        }
+
+    def event(i: int) -> dict:
+        values = {"seq": 10**9 + i, "chain": f"plan-test:{i % 7}", "chain_seq": i, "hash": f"{i:064x}"}
         if i < SCHEDULED:  # a hearing scheduled on a day of the coming months, in the room checked below
             day = (now + dt.timedelta(days=30 + i % 300)).date().isoformat()
             values.update(
@@ -51,14 +41,13 @@ def add_events(case) -> None:
             )
             values["data"] = json.dumps({"events": {"hearing_scheduled": f"{day}T09:00:00-06:00"}})
         elif i < SCHEDULED + OTHERS:
-            values.update(at=now, kind="record", act="record_dog", data=json.dumps({"id": i}))
+            values.update(kind="record", act="record_dog", data=json.dumps({"id": i}))
         else:
-            values.update(at=now, case_id=case.pk, kind="correction", act="correct_date", corrects_id=first)
+            values.update(case_id=case.pk, kind="correction", act="correct_date", corrects_id=first)
             values["data"] = json.dumps({"event": "hearing_scheduled"})
-        rows.append([values[c] for c in columns])
-    insert_rows(Event, columns, rows)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE cases_event")
+        return values
+
+    write_analyzed(case.jurisdiction, (event(i) for i in range(SCHEDULED + OTHERS + CORRECTIONS)))
 
 
 def test_the_room_check_finds_corrections_through_their_index(staff):
@@ -74,8 +63,6 @@ def test_the_room_check_finds_corrections_through_their_index(staff):
         q["sql"] for q in captured.captured_queries if "corrects_id" in q["sql"] and "EXISTS" in q["sql"]
     ]
     assert checks, "the room check asked nothing of the corrections"
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN " + checks[0])
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "event_corrections" in plan, plan
-    assert "Seq Scan on cases_event" not in plan, plan
+    shown = plan(checks[0])
+    assert "event_corrections" in shown, shown
+    assert "Seq Scan on cases_event" not in shown, shown

@@ -7,12 +7,10 @@ import json
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from dogcase.cases import hearings
-from dogcase.cases.bulk import insert_rows
-from dogcase.cases.models import Event
 from tests.cases.conftest import SERIOUS, Story, on
+from tests.event_plans import plan, write_analyzed
 
 pytestmark = [
     pytest.mark.django_db,
@@ -24,17 +22,10 @@ RECORDS = 20_000  # record events: no officer
 
 
 def add_events(case, officer_pk: int) -> None:
-    columns = [f.attname for f in Event._meta.concrete_fields if not f.primary_key]
-    now = timezone.now()
-    base = {c: None for c in columns}
-    base.update(at=now, jurisdiction=case.jurisdiction, actor_name="seed", actor_roles="city_clerk", summary="s",
-                citation="", layer="", prev_hash="0" * 64)  # fmt: skip
-    rows = []
-    for i in range(STEPS + RECORDS):
+    def event(i: int) -> dict:
         step = i < STEPS
         officer = str(officer_pk if i % 500 == 0 else 100_000 + i % 500)
-        values = {
-            **base,
+        return {
             "seq": 10**9 + i,
             "chain": f"plan-test:{i % 7}",
             "chain_seq": i,
@@ -44,10 +35,8 @@ def add_events(case, officer_pk: int) -> None:
             "data": json.dumps({"inputs": {"hearing_officer": officer}} if step else {"id": i}),
             "hash": f"{i:064x}",
         }
-        rows.append([values[c] for c in columns])
-    insert_rows(Event, columns, rows)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE cases_event")
+
+    write_analyzed(case.jurisdiction, (event(i) for i in range(STEPS + RECORDS)))
 
 
 def test_the_officers_list_reads_their_acts_through_the_partial_index(staff):
@@ -61,8 +50,6 @@ def test_the_officers_list_reads_their_acts_through_the_partial_index(staff):
         hearings.hearings_to_hold(staff["hearing"], ("battle-lake-mn",))
     acts_read = [q["sql"] for q in captured.captured_queries if "hearing_officer" in q["sql"]]
     assert acts_read, "the list read no act that designates an officer"
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN " + acts_read[0])
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "event_hearing_officer" in plan, plan
-    assert "Seq Scan on cases_event" not in plan, plan
+    shown = plan(acts_read[0])
+    assert "event_hearing_officer" in shown, shown
+    assert "Seq Scan on cases_event" not in shown, shown
