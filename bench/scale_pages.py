@@ -136,9 +136,10 @@ def run_sql(sql: str, params) -> list[tuple]:
 
 
 def replayed(statements: list[tuple[str, object]]):
-    """The page's own SELECT statements, sent again as they were: the floor of a page with no one main
-    query. Anything else (a session written, a savepoint) is left out."""
-    reads = [(s, p) for s, p in statements if s.lstrip().upper().startswith(("SELECT", "WITH"))]
+    """The page's own SELECT statements, sent again as they were (a prepared one as EXECUTE, on the same
+    connection): the floor of a page with no one main query. Anything else (a session written, a savepoint,
+    a statement prepared) is left out."""
+    reads = [(s, p) for s, p in statements if s.lstrip().upper().startswith(("SELECT", "WITH", "EXECUTE"))]
 
     def run() -> None:
         for sql, params in reads:

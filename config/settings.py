@@ -8,6 +8,8 @@ Environment variables (all optional in development):
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://dogcase.example.org.
     DATABASE_URL          e.g. postgres://user@127.0.0.1:5432/dogcase; default SQLite in var/dogcase.sqlite3.
     DB_CONN_MAX_AGE       seconds to keep database connections (default 0).
+    DOGCASE_PG_JIT        off/server: PostgreSQL's JIT asked off by each connection, or by the server (default off).
+    DOGCASE_PG_PREPARE    on/off: the dashboard's statements prepared once a PostgreSQL connection (default on).
     SECURE_COOKIES        True/False: session and CSRF cookies over HTTPS only (default: not DEBUG).
     SECURE_PROXY_SSL      True/False: trust X-Forwarded-Proto from the proxy in front (default False).
     DOGCASE_VAR_DIR       where local state lives (default var/ in the checkout).
@@ -195,6 +197,23 @@ if DATABASES["default"]["ENGINE"].endswith(("postgresql", "postgis")) and DOGCAS
     _given = _pg_options.get("options") or os.getenv("PGOPTIONS", "")
     _given = " ".join(_given) if isinstance(_given, list | tuple) else _given
     _pg_options["options"] = f"{_given} -c jit=off".strip()
+
+# The dashboard's statements are the same words at every request of a user's kind of dashboard but for the moment
+# (dogcase/staff/prepared.py): "on" (the default) prepares each once on a PostgreSQL connection and sends only the
+# moment after, planned once for every moment (plan_cache_mode force_generic_plan, asked when the connection
+# opens where startup options are allowed, DOGCASE_PG_JIT=off; dogcase prepares no other statement); "off" for a
+# pooler that hands a session's statements to other server connections (PgBouncer in transaction mode).
+DOGCASE_PG_PREPARE = os.getenv("DOGCASE_PG_PREPARE", "on")
+if DOGCASE_PG_PREPARE not in ("on", "off"):
+    raise ImproperlyConfigured(
+        f"Unexpected value DOGCASE_PG_PREPARE={DOGCASE_PG_PREPARE!r}, use 'on' or 'off'"
+    )
+if (
+    DATABASES["default"]["ENGINE"].endswith(("postgresql", "postgis"))
+    and DOGCASE_PG_JIT == "off"
+    and DOGCASE_PG_PREPARE == "on"
+):
+    DATABASES["default"]["OPTIONS"]["options"] += " -c plan_cache_mode=force_generic_plan"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

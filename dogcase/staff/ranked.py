@@ -11,7 +11,8 @@ most of its time in Python. `read_kept` keeps each list's compiled statements un
 depend on (the caller's: the user's cities, roles and offices, the day, the law in use) and, on the next
 request, sends them again with the one value that changes from request to request, the moment (`now`), put in
 its places. The places are found by compiling twice, at two moments: the statements must be the same words and
-their values the same but for the moment's, else nothing is kept."""
+their values the same but for the moment's, else nothing is kept. On PostgreSQL the statements kept are prepared
+once on each connection, the moment their one parameter (staff/prepared.py): planned once, not at every request."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import F, Q, QuerySet
 from django.db.models.expressions import RawSQL
+
+from dogcase.staff import prepared
 
 NO_PAIR = ("", "")  # no city has no name: a pair that holds no row
 
@@ -139,15 +142,29 @@ def _ranked_sql(n: int, item: Ranked, inner: tuple[str, list] | None) -> tuple[s
     return f"{first} WHERE r_rank <= {int(item.size)}", list(params)
 
 
+def _union_sql(parts: list[str]) -> str:
+    return " UNION ALL ".join(f"SELECT * FROM ({s}) AS part{i}" for i, s in enumerate(parts))  # noqa: S608
+
+
 def _union(parts: list[tuple[str, list] | None]) -> list[tuple]:
     """The rows of every part, by list then rank."""
     parts = [p for p in parts if p is not None]
     if not parts:
         return []
-    sql = " UNION ALL ".join(f"SELECT * FROM ({s}) AS part{i}" for i, (s, _p) in enumerate(parts))  # noqa: S608
     with connection.cursor() as cursor:
-        cursor.execute(sql, [p for _s, ps in parts for p in ps])
+        cursor.execute(_union_sql([s for s, _p in parts]), [p for _s, ps in parts for p in ps])
         return sorted(cursor.fetchall(), key=lambda r: (r[0], r[2]))
+
+
+def _union_kept(statements: list[_Statement | None], moment) -> list[tuple]:
+    """`_union` of kept statements at `moment`: on PostgreSQL, prepared on the connection (staff/prepared.py)."""
+    kept = [s for s in statements if s is not None]
+    if not kept or not prepared.enabled() or any(s.text is None for s in kept):
+        return _union([s.with_moment(moment) for s in kept])
+    sent = [s.with_moment(moment) for s in kept]
+    plain = (_union_sql([sql for sql, _ in sent]), [p for _, ps in sent for p in ps])
+    rows = prepared.fetch(_union_sql([s.text for s in kept]), moment, plain)
+    return sorted(rows, key=lambda r: (r[0], r[2]))
 
 
 def read(lists: dict[str, Ranked], *, cap: int) -> tuple[dict[str, int], dict[str, list]]:
@@ -206,6 +223,8 @@ class _Statement:
     sql: str
     params: tuple
     at: tuple[int, ...]  # the places of the moment among the params
+    # on PostgreSQL, the statement with its values written in but the moment's, $1 (staff/prepared.py)
+    text: str | None = None
 
     def with_moment(self, moment) -> tuple[str, list]:
         params = list(self.params)
@@ -257,7 +276,8 @@ def _statement(a: tuple[str, list] | None, b: tuple[str, list] | None, moments: 
     at = tuple(i for i, (x, y) in enumerate(zip(params_a, params_b, strict=True)) if x != y)
     if any(params_a[i] != moments[0] or params_b[i] != moments[1] for i in at):
         raise ValueError("a value other than the moment changed")
-    return _Statement(sql_a, tuple(params_a), at)
+    text = prepared.inlined(sql_a, params_a, at) if prepared.enabled() else None
+    return _Statement(sql_a, tuple(params_a), at, text)
 
 
 def _compiled(lists: dict[str, Ranked], cap: int) -> dict[str, tuple]:
@@ -314,15 +334,12 @@ def _read_kept(kept: dict[str, _Kept], *, cap: int, moment) -> tuple[dict[str, i
     counts = dict.fromkeys(names, 0)
     ids: dict[str, list[int]] = {name: [] for name in names}
 
-    def sent(statement: _Statement | None) -> tuple[str, list] | None:
-        return statement.with_moment(moment) if statement is not None else None
-
-    for n, pk, _rank, total in _union([sent(kept[name].counting) for name in names]):
+    for n, pk, _rank, total in _union_kept([kept[name].counting for name in names], moment):
         counts[names[n]] = total
         ids[names[n]].append(pk)
     long = [n for n, name in enumerate(names) if counts[name] > cap]
     for n in long:
         ids[names[n]] = []
-    for n, pk, _rank, _total in _union([sent(kept[names[n]].ordered) for n in long]):
+    for n, pk, _rank, _total in _union_kept([kept[names[n]].ordered for n in long], moment):
         ids[names[n]].append(pk)
     return counts, _rows(names, ids, {name: (k.model, k.related) for name, k in kept.items()})
