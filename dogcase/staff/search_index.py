@@ -11,8 +11,10 @@ text (at least 3 characters) anywhere in the searched fields.
 
 `SEARCHED` names the tables and fields; the migration repeats them (a migration does not import code that
 may change). `matching(model, text, cities)` is the ids of at most MATCH_LIMIT matching rows (one bounded
-query of the index), `matched` the same ids read at once (a match that several lists use); `among(key, ids)`
-a condition on rows whose key is one of such ids (the rows' own id, or a foreign key).
+query of the index), `matched` the same ids read at once (a match that several lists use), `matched_fields`
+those of all a table's fields and of narrower sets of them from one read of the index; `among(key, ids)` a
+condition on rows whose key is one of such ids (the rows' own id, or a foreign key), and `first_of` the
+ids of the first rows of a list found several ways, for `among`.
 
 On PostgreSQL the query shapes leave the planner no plan that reads a whole table, whatever its statistics
 say (tests/staff/test_search_plans.py explains each statement of the search): the text is an InitPlan's
@@ -25,6 +27,7 @@ of the people, for a common surname) or walk a name index in the page's order.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import BooleanField, F, Lookup, Q, QuerySet, Subquery
@@ -56,10 +59,11 @@ MATCH_LIMIT = 1000  # rows one search term reads at most: a common surname costs
 _PATTERN = "(SELECT UPPER(%s))"
 
 
-def matching(model, text: str, cities, fields: tuple[str, ...] | None = None, *, limit: int = MATCH_LIMIT):
+def matching(model, text: str, cities, fields: tuple[str, ...] | None = None, *, limit: int | None = None):
     """The ids of at most `limit` rows of `model` in `cities` with `text` in one of `fields` (default: all its
     searched fields), as the index finds them (unordered: the caller orders what it shows): one bounded query
-    of one column, read through the search index alone, for `among`."""
+    of one column, read through the search index alone, for `among`. `limit` is MATCH_LIMIT by default."""
+    limit = MATCH_LIMIT if limit is None else limit
     table = model._meta.db_table
     fields = tuple(fields or SEARCHED[table])
     unknown = set(fields) - set(SEARCHED[table])
@@ -79,18 +83,8 @@ def matching(model, text: str, cities, fields: tuple[str, ...] | None = None, *,
             f"LIMIT {int(limit)}"
         )
         return RawSQL(sql, [columns + phrase, *cities])  # noqa: S611
-    # LIKE's own characters in the text are matched as typed
-    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    if (table, fields) in COMBINED:
-        # the fields joined, as the index of migration cases/0013 joins them: a text with the separator in it (never
-        # typed) cannot match across two fields
-        conditions = [f"{all_fields_expression(table, fields)} LIKE {_PATTERN}"]
-    else:
-        # each field as migration cases/0008 indexed it (postgres_create); the columns are not qualified: the
-        # query reads the table alone, under the alias Django gives it in a subquery
-        conditions = [f'UPPER("{f}"::text) LIKE {_PATTERN}' for f in fields]
-    sql = " OR ".join(conditions)
-    condition = RawSQL(sql, [pattern] * len(conditions), output_field=BooleanField())  # noqa: S611 - our names
+    sql, params = _condition(table, fields, text)
+    condition = RawSQL(sql, params, output_field=BooleanField())  # noqa: S611 - our names
     # unordered: any `limit` of the matches, as the trigram index gives them (an order would walk a name index)
     return model.objects.filter(condition, jurisdiction__in=cities).order_by().values("pk")[:limit]
 
@@ -104,6 +98,65 @@ def matched(model, text: str, cities, fields: tuple[str, ...] | None = None) -> 
             cursor.execute(found.sql, found.params)
             return [pk for (pk,) in cursor.fetchall()]
     return [row["pk"] for row in found]
+
+
+def _condition(table: str, fields: tuple[str, ...], text: str) -> tuple[str, list[str]]:
+    """PostgreSQL's condition of `text` in one of `fields`, written as the search index of those fields is
+    (so that it is read through it), and its parameters."""
+    # LIKE's own characters in the text are matched as typed
+    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    if (table, fields) in COMBINED:
+        # the fields joined, as the index of migration cases/0013 joins them: a text with the separator in it (never
+        # typed) cannot match across two fields
+        conditions = [f"{all_fields_expression(table, fields)} LIKE {_PATTERN}"]
+    else:
+        # each field as migration cases/0008 indexed it (postgres_create); the columns are not qualified: the
+        # query reads the table alone, under the alias Django gives it in a subquery
+        conditions = [f'UPPER("{f}"::text) LIKE {_PATTERN}' for f in fields]
+    return " OR ".join(conditions), [pattern] * len(conditions)
+
+
+def matched_fields(model, text: str, cities, narrower: tuple[tuple[str, ...], ...]) -> list[list[int]]:
+    """`matched` of all the searched fields of `model`, then of each of the `narrower` field sets, reading
+    the table's search index once on PostgreSQL: one statement returns the ids of the matches of all the
+    fields (at most MATCH_LIMIT) and, for each, whether the narrower fields match too.
+
+    The narrower ids are exactly those that `matched` of those fields would read: every match of the
+    narrower fields is a match of all of them, and each query reads its matches in the order of the table
+    (a bitmap of the index, then the table's pages in order). So when all the matches were read (fewer than
+    MATCH_LIMIT), or when every one read also matches the narrower fields (then they are the first
+    MATCH_LIMIT of those too), the narrower ids are among those read; otherwise (a text common in the other
+    fields) the narrower fields are matched on their own, as before. SQLite matches each set on its own."""
+    table = model._meta.db_table
+    everything = SEARCHED[table]
+    cities = sorted(cities)
+    if connection.vendor != "postgresql" or not cities:
+        return [matched(model, text, cities)] + [matched(model, text, cities, f) for f in narrower]
+    for fields in narrower:
+        if set(fields) - set(everything):
+            raise ValueError(f"not indexed for search: {table}.{', '.join(fields)}")
+    flags, params = [], []
+    for fields in narrower:
+        flag, flag_params = _condition(table, tuple(fields), text)
+        flags.append(f"({flag})")
+        params += flag_params
+    where, where_params = _condition(table, everything, text)
+    # the names are ours (SEARCHED); the text and the cities are parameters
+    sql = (
+        f'SELECT "id", {", ".join(flags) or "TRUE"} FROM "{table}" '  # noqa: S608
+        f'WHERE ({where}) AND "jurisdiction" IN ({", ".join(["%s"] * len(cities))}) LIMIT {int(MATCH_LIMIT)}'
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *where_params, *cities])
+        rows = cursor.fetchall()
+    found = [[row[0] for row in rows]]
+    complete = len(rows) < MATCH_LIMIT
+    for n, fields in enumerate(narrower, start=1):
+        if complete or all(row[n] for row in rows):
+            found.append([row[0] for row in rows if row[n]])
+        else:
+            found.append(matched(model, text, cities, tuple(fields)))
+    return found
 
 
 class _InArray(Lookup):
@@ -129,6 +182,8 @@ def among(key: str, ids) -> Q:
     the rows by their key (given a list of a thousand values, it could join them to the whole table); on
     SQLite a JSON array read by json_each (a list of values in the statement would meet SQLite's limit on
     them)."""
+    if connection.vendor == "postgresql" and isinstance(ids, RawSQL):
+        return Q(_InArray(F(key), ids))
     if connection.vendor == "postgresql" and isinstance(ids, QuerySet):
         if ids.query.is_empty():  # no cities: no query at all, as `key__in=[]`
             return Q(**{f"{key}__in": []})
@@ -136,7 +191,9 @@ def among(key: str, ids) -> Q:
     if connection.vendor == "postgresql" and isinstance(ids, list):
         if not ids:
             return Q(**{f"{key}__in": []})
-        unnested = RawSQL("SELECT unnest(%s::bigint[])", [[int(pk) for pk in ids]])  # noqa: S611 - no text
+        # the array as its text ("{1,2,3}"), which the client sends as it is
+        literal = "{" + ",".join(str(int(pk)) for pk in ids) + "}"
+        unnested = RawSQL("SELECT unnest(%s::bigint[])", [literal])  # noqa: S611 - no text
         return Q(_InArray(F(key), unnested))
     if connection.vendor == "sqlite" and isinstance(ids, list):
         if not ids:
@@ -144,6 +201,61 @@ def among(key: str, ids) -> Q:
         listed = RawSQL("SELECT value FROM json_each(%s)", [json.dumps([int(pk) for pk in ids])])  # noqa: S611
         return Q(**{f"{key}__in": listed})
     return Q(**{f"{key}__in": ids})
+
+
+def _in(column: str, ids: list[int]) -> tuple[str, list]:
+    """`column` is one of `ids`, as `among` writes it: on PostgreSQL an array the planner does not see (read
+    by the column's index), on SQLite a JSON array read by json_each."""
+    ids = [int(pk) for pk in ids]
+    if connection.vendor == "postgresql":
+        return f'"{column}" = ANY(ARRAY(SELECT unnest(%s::bigint[])))', ["{" + ",".join(map(str, ids)) + "}"]
+    return f'"{column}" IN (SELECT value FROM json_each(%s))', [json.dumps(ids)]  # noqa: S608 - our names
+
+
+def _in_select(column: str, sql: str, params: list) -> tuple[str, list]:
+    if connection.vendor == "postgresql":
+        return f'"{column}" = ANY(ARRAY({sql}))', params
+    return f'"{column}" IN ({sql})', params
+
+
+@dataclass(frozen=True)
+class Through:
+    """The rows whose `column` is a `select` of the link table `table` whose `key` is one of `ids` (the dogs
+    of some people: `Through("cases_ownership", "dog_id", "person_id", people)`)."""
+
+    table: str
+    select: str
+    key: str
+    ids: list[int]
+
+
+def first_of(model, cities, order: str, ways: list[tuple[str, list[int] | Through]], limit: int) -> Q | None:
+    """Rows of `model` in `cities` found one of several ways: for each way (`column` one of some ids, or of
+    those a link table gives), its first `limit` rows in `order` (SQL: '"name", "id"'); None when no way has
+    any id. One query of the ids, for `among("pk", ...)`: the rows themselves are then read by their key,
+    once, however many ways found them; the caller sorts them and keeps the first `limit`, which are then
+    the first `limit` of all the ways' rows."""
+    table = model._meta.db_table
+    cities = sorted(cities)
+    parts, params = [], []
+    for column, ids in ways:
+        if not cities or not (ids.ids if isinstance(ids, Through) else ids):
+            continue
+        if isinstance(ids, Through):
+            inner, inner_params = _in(ids.key, ids.ids)
+            link = f'SELECT "{ids.select}" FROM "{ids.table}" WHERE {inner}'  # noqa: S608 - our names
+            condition, condition_params = _in_select(column, link, inner_params)
+        else:
+            condition, condition_params = _in(column, ids)
+        # the names are ours; the ids and the cities are parameters
+        parts.append(
+            f'SELECT * FROM (SELECT "id" FROM "{table}" WHERE "jurisdiction" IN '  # noqa: S608
+            f'({", ".join(["%s"] * len(cities))}) AND {condition} ORDER BY {order} LIMIT {int(limit)}) AS "w{len(parts)}"'
+        )
+        params += [*cities, *condition_params]
+    if not parts:
+        return None
+    return among("pk", RawSQL(" UNION ALL ".join(parts), params))  # noqa: S611 - our names, values as parameters
 
 
 # ------------------------------------------------------------------------------ building the indexes

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import prefetch_related_objects
 
 from dogcase.cases.access import cities_of
-from dogcase.cases.models import Case, Dog, Incident, Ownership, Person, Premises
+from dogcase.cases.models import Case, Dog, Incident, Person, Premises
 from dogcase.staff import search_index
 from dogcase.staff.queries import dogs_by_name, owners_prefetch
 
@@ -34,13 +34,13 @@ class SearchResults:
         return SEARCH_LIMIT in (len(self.cases), len(self.dogs), len(self.people), len(self.incidents))
 
 
-def _first(querysets, key, limit: int = SEARCH_LIMIT) -> list:
-    """The first `limit` distinct rows of several searches (each limited itself), in the order `key`."""
-    seen: dict[int, object] = {}
-    for qs in querysets:
-        for row in qs[:limit]:
-            seen.setdefault(row.pk, row)
-    return sorted(seen.values(), key=key)[:limit]
+def _first(rows, key, limit: int = SEARCH_LIMIT) -> list:
+    """The first `limit` of `rows` in the order `key`."""
+    return sorted(rows, key=key)[:limit]
+
+
+def by_name(dog: Dog):
+    return (dog.name.casefold(), dog.pk)
 
 
 def search(user, query: str) -> SearchResults:
@@ -48,67 +48,77 @@ def search(user, query: str) -> SearchResults:
     licence, breed, phone, e-mail or address, each found through the search index (staff/search_index.py):
     a fixed number of queries whatever the number of records, each term reading at most MATCH_LIMIT matches.
 
-    Each list is one query in steps: the ids of the matches (`search_index.matching`: at most MATCH_LIMIT,
-    through the search index), then those rows by their key (`search_index.among`), sorted, and the first
-    SEARCH_LIMIT of them read with the rows joined to them (`shown`); the owners' names, which the dogs and
-    the cases both search, are matched once beforehand (`search_index.matched`). Whatever the database's
-    statistics say, no step reads a table but through an index (tests/staff/test_search_plans.py): a surname
-    in every tenth home costs what a rare one does."""
+    First each table's search index is read once (`search_index.matched_fields`: at most MATCH_LIMIT ids
+    of the matches of all its fields, and among them those of the narrower fields some lists search: a
+    person's name, a dog's names and numbers, a dog's name, an incident's number). Then each list is one
+    query: its rows by their key (`search_index.among`), the ids those of the first SEARCH_LIMIT rows of each
+    way they are found (`search_index.first_of`: by their own ids, their dog's, their owners', where they are
+    kept...), read with the rows joined to them, sorted here, and the first SEARCH_LIMIT kept. Whatever the
+    database's statistics say, no step reads a table but through an index (tests/staff/test_search_plans.py):
+    a surname in every tenth home costs what a rare one does."""
     query = " ".join(query.split())[:100]
     results = SearchResults(query)
     if len(query) < search_index.MIN_LENGTH:
         results.too_short = bool(query)
         return results
     cities = cities_of(user)
-    q = query
-    among = search_index.among
 
-    def match(model, fields=None):
-        return search_index.matching(model, q, cities, fields)
-
-    def shown(qs, condition):
-        """The rows of `qs` (ordered) that meet `condition`, as many as a list shows: their ids chosen first
-        from their own table, then only those rows read with the rows `qs` joins to them (select_related),
-        not every candidate's."""
-        return qs.filter(among("pk", qs.select_related(None).filter(condition).values("pk")[:SEARCH_LIMIT]))
-
-    # the dogs of the people with the text in their name: the names matched once, for the dogs and the cases
-    named = search_index.matched(Person, q, cities, ("full_name",))
-    owners_named = Ownership.objects.filter(among("person_id", named)).values("dog_id")
-    by_name = (lambda d: (d.name.casefold(), d.pk), lambda p: (p.full_name.casefold(), p.pk))
-
-    people = Person.objects.filter(among("pk", match(Person))).order_by("full_name", "id")
-    results.people = list(people[:SEARCH_LIMIT])
-    dogs = Dog.objects.filter(jurisdiction__in=cities).select_related("premises").order_by("name", "id")
-    results.dogs = _first(
-        [
-            shown(dogs, among("pk", match(Dog))),
-            shown(dogs, among("pk", owners_named)),
-            shown(dogs, among("premises_id", match(Premises))),
-        ],
-        key=by_name[0],
+    # each table's search index read once: the ids of the matches of all its fields, and of the narrower
+    # fields that some lists search (a person's name, a dog's names and numbers, a dog's name, an incident's
+    # number) taken from the same rows (search_index.matched_fields)
+    matched = search_index.matched_fields
+    people_found, named = matched(Person, query, cities, (("full_name",),))
+    dogs_found, dogs_identified, dogs_named = matched(
+        Dog, query, cities, (("name", "microchip_number", "licence_number"), ("name",))
     )
+    (premises_found,) = matched(Premises, query, cities, ())
+    (cases_found,) = matched(Case, query, cities, ())
+    incidents_found, incidents_numbered = matched(Incident, query, cities, (("number",),))
+    # the dogs of the people with the text in their name, for the dogs and the cases
+    owned = search_index.Through("cases_ownership", "dog_id", "person_id", named)
+    first_of = search_index.first_of
+
+    people = Person.objects.filter(search_index.among("pk", people_found)).order_by("full_name", "id")
+    results.people = list(people[:SEARCH_LIMIT])
+    # each list in one query: its rows found by the ids of the first SEARCH_LIMIT rows of each way they are
+    # found (search_index.first_of: each way through its own index), then sorted here
+    found = first_of(
+        Dog,
+        cities,
+        '"name", "id"',
+        [("id", dogs_found), ("id", owned), ("premises_id", premises_found)],
+        SEARCH_LIMIT,
+    )
+    results.dogs = _first(Dog.objects.filter(found).select_related("premises") if found else [], by_name)
     prefetch_related_objects(results.dogs, owners_prefetch())
     # each way a case is found read on its own, through its index (a case by its dog's id, by its incident's),
     # the newest first: one condition OR-ing them made the database walk every case in date order
-    cases = Case.objects.filter(jurisdiction__in=cities).select_related("dog").order_by("-opened_at", "-id")
-    results.cases = _first(
+    found = first_of(
+        Case,
+        cities,
+        '"opened_at" DESC, "id" DESC',
         [
-            shown(cases, among("pk", match(Case))),
-            shown(cases, among("dog_id", match(Dog, ("name", "microchip_number", "licence_number")))),
-            shown(cases, among("dog_id", owners_named)),
-            shown(cases, among("incident_id", match(Incident, ("number",)))),
+            ("id", cases_found),
+            ("dog_id", dogs_identified),
+            ("dog_id", owned),
+            ("incident_id", incidents_numbered),
         ],
-        key=lambda c: (-c.opened_at.timestamp(), -c.pk),
+        SEARCH_LIMIT,
     )
-    incidents = Incident.objects.filter(jurisdiction__in=cities).order_by("-occurred_at", "-id")
-    dogs_in_incidents = Incident.dogs.through.objects.filter(among("dog_id", match(Dog, ("name",))))
+    results.cases = _first(
+        Case.objects.filter(found).select_related("dog") if found else [],
+        lambda c: (-c.opened_at.timestamp(), -c.pk),
+    )
+    in_incidents = search_index.Through("cases_incident_dogs", "incident_id", "dog_id", dogs_named)
+    found = first_of(
+        Incident,
+        cities,
+        '"occurred_at" DESC, "id" DESC',
+        [("id", incidents_found), ("id", in_incidents)],
+        SEARCH_LIMIT,
+    )
     results.incidents = _first(
-        [
-            incidents.filter(among("pk", match(Incident))),
-            incidents.filter(among("pk", dogs_in_incidents.values("incident_id"))),
-        ],
-        key=lambda i: (-i.occurred_at.timestamp(), -i.pk),
+        Incident.objects.filter(found) if found else [], lambda i: (-i.occurred_at.timestamp(), -i.pk)
     )
     prefetch_related_objects(results.incidents, dogs_by_name())
     return results
