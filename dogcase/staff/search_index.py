@@ -127,35 +127,53 @@ def matched_fields(model, text: str, cities, narrower: tuple[tuple[str, ...], ..
     MATCH_LIMIT), or when every one read also matches the narrower fields (then they are the first
     MATCH_LIMIT of those too), the narrower ids are among those read; otherwise (a text common in the other
     fields) the narrower fields are matched on their own, as before. SQLite matches each set on its own."""
-    table = model._meta.db_table
-    everything = SEARCHED[table]
+    return matched_tables(text, cities, [(model, narrower)])[0]
+
+
+def matched_tables(text: str, cities, wanted) -> list[list[list[int]]]:
+    """`matched_fields` of several tables (`wanted`: (model, narrower) pairs), in one statement on PostgreSQL
+    (each table's match a part of a UNION ALL, read as on its own)."""
     cities = sorted(cities)
     if connection.vendor != "postgresql" or not cities:
-        return [matched(model, text, cities)] + [matched(model, text, cities, f) for f in narrower]
-    for fields in narrower:
-        if set(fields) - set(everything):
-            raise ValueError(f"not indexed for search: {table}.{', '.join(fields)}")
-    flags, params = [], []
-    for fields in narrower:
-        flag, flag_params = _condition(table, tuple(fields), text)
-        flags.append(f"({flag})")
-        params += flag_params
-    where, where_params = _condition(table, everything, text)
-    # the names are ours (SEARCHED); the text and the cities are parameters
-    sql = (
-        f'SELECT "id", {", ".join(flags) or "TRUE"} FROM "{table}" '  # noqa: S608
-        f'WHERE ({where}) AND "jurisdiction" IN ({", ".join(["%s"] * len(cities))}) LIMIT {int(MATCH_LIMIT)}'
-    )
+        return [
+            [matched(model, text, cities)] + [matched(model, text, cities, f) for f in narrower]
+            for model, narrower in wanted
+        ]
+    width = max(len(narrower) for _, narrower in wanted)
+    parts, params = [], []
+    for n, (model, narrower) in enumerate(wanted):
+        table = model._meta.db_table
+        everything = SEARCHED[table]
+        flags = []
+        for fields in narrower:
+            if set(fields) - set(everything):
+                raise ValueError(f"not indexed for search: {table}.{', '.join(fields)}")
+            flag, flag_params = _condition(table, tuple(fields), text)
+            flags.append(f"({flag})")
+            params += flag_params
+        flags += ["FALSE"] * (width - len(narrower))
+        where, where_params = _condition(table, everything, text)
+        # the names are ours (SEARCHED); the text and the cities are parameters
+        parts.append(
+            f'SELECT * FROM (SELECT {n} AS "n", "id"{"".join(", " + f for f in flags)} '  # noqa: S608
+            f'FROM "{table}" WHERE ({where}) AND "jurisdiction" IN ({", ".join(["%s"] * len(cities))}) '
+            f'LIMIT {int(MATCH_LIMIT)}) AS "m{n}"'
+        )
+        params += [*where_params, *cities]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *where_params, *cities])
+        cursor.execute(" UNION ALL ".join(parts), params)
         rows = cursor.fetchall()
-    found = [[row[0] for row in rows]]
-    complete = len(rows) < MATCH_LIMIT
-    for n, fields in enumerate(narrower, start=1):
-        if complete or all(row[n] for row in rows):
-            found.append([row[0] for row in rows if row[n]])
-        else:
-            found.append(matched(model, text, cities, tuple(fields)))
+    found = []
+    for n, (model, narrower) in enumerate(wanted):
+        read = [row[1:] for row in rows if row[0] == n]
+        ids = [[row[0] for row in read]]
+        complete = len(read) < MATCH_LIMIT
+        for k, fields in enumerate(narrower, start=1):
+            if complete or all(row[k] for row in read):
+                ids.append([row[0] for row in read if row[k]])
+            else:
+                ids.append(matched(model, text, cities, tuple(fields)))
+        found.append(ids)
     return found
 
 
@@ -250,12 +268,14 @@ def first_of(model, cities, order: str, ways: list[tuple[str, list[int] | Throug
         # the names are ours; the ids and the cities are parameters
         parts.append(
             f'SELECT * FROM (SELECT "id" FROM "{table}" WHERE "jurisdiction" IN '  # noqa: S608
-            f'({", ".join(["%s"] * len(cities))}) AND {condition} ORDER BY {order} LIMIT {int(limit)}) AS "w{len(parts)}"'
+            f"({', '.join(['%s'] * len(cities))}) AND {condition} ORDER BY {order} LIMIT {int(limit)}) "
+            f'AS "w{len(parts)}"'
         )
         params += [*cities, *condition_params]
     if not parts:
         return None
-    return among("pk", RawSQL(" UNION ALL ".join(parts), params))  # noqa: S611 - our names, values as parameters
+    # the names are ours, the values parameters
+    return among("pk", RawSQL(" UNION ALL ".join(parts), params))  # noqa: S611
 
 
 # ------------------------------------------------------------------------------ building the indexes

@@ -65,15 +65,27 @@ def search(user, query: str) -> SearchResults:
 
     # each table's search index read once: the ids of the matches of all its fields, and of the narrower
     # fields that some lists search (a person's name, a dog's names and numbers, a dog's name, an incident's
-    # number) taken from the same rows (search_index.matched_fields)
-    matched = search_index.matched_fields
-    people_found, named = matched(Person, query, cities, (("full_name",),))
-    dogs_found, dogs_identified, dogs_named = matched(
-        Dog, query, cities, (("name", "microchip_number", "licence_number"), ("name",))
+    # number) taken from the same rows (search_index.matched_fields), all the tables in one statement
+    (
+        (people_found, named),
+        (dogs_found, dogs_identified, dogs_named),
+        (premises_found,),
+        (cases_found,),
+        (
+            incidents_found,
+            incidents_numbered,
+        ),
+    ) = search_index.matched_tables(
+        query,
+        cities,
+        [
+            (Person, (("full_name",),)),
+            (Dog, (("name", "microchip_number", "licence_number"), ("name",))),
+            (Premises, ()),
+            (Case, ()),
+            (Incident, (("number",),)),
+        ],
     )
-    (premises_found,) = matched(Premises, query, cities, ())
-    (cases_found,) = matched(Case, query, cities, ())
-    incidents_found, incidents_numbered = matched(Incident, query, cities, (("number",),))
     # the dogs of the people with the text in their name, for the dogs and the cases
     owned = search_index.Through("cases_ownership", "dog_id", "person_id", named)
     first_of = search_index.first_of
