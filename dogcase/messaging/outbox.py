@@ -39,6 +39,8 @@ def case_owners(case: Case) -> list[Person]:
 
 def owners_by_dog(dog_ids, today) -> dict[int, list[Person]]:
     """case_owners() of many dogs in one query: dog id -> its current owners, in id order."""
+    if not dog_ids:
+        return {}
     from dogcase.cases.models import Ownership
 
     out: dict[int, list[Person]] = {}
@@ -57,6 +59,8 @@ def owners_by_dog(dog_ids, today) -> dict[int, list[Person]]:
 
 def owner_ids_by_dog(dog_ids, today) -> dict[int, list[int]]:
     """owners_by_dog's people as ids alone (no row read into Python): what a message's key needs."""
+    if not dog_ids:
+        return {}
     from dogcase.cases.models import Ownership
 
     out: dict[int, list[int]] = {}
@@ -92,9 +96,8 @@ def staff_of_cities(wanted: list[tuple[str, str]]) -> dict[tuple[str, str], list
     """`city_staff` of each (city, roles) pair, in two queries whatever the number of pairs: the cities' active
     users, and those users' roles (the day's reminders ask for a city's staff once per set of roles)."""
     cities = sorted({city for city, _ in wanted})
-    out: dict[tuple[str, str], list] = {pair: [] for pair in wanted}
     if not cities:
-        return out
+        return {pair: [] for pair in wanted}
     access = (
         CityAccess.objects.filter(jurisdiction__in=cities, user__is_active=True)
         .select_related("user")
@@ -109,6 +112,38 @@ def staff_of_cities(wanted: list[tuple[str, str]]) -> dict[tuple[str, str], list
     groups = get_user_model().groups.through.objects.filter(user_id__in=list(users))
     for user_id, name in groups.values_list("user_id", "group__name"):
         names[user_id].add(name)
+    chosen = _choose_staff(wanted, cities_of, names)
+    return {pair: [users[pk] for pk in ids] for pair, ids in chosen.items()}
+
+
+def staff_ids_of_cities(wanted: list[tuple[str, str]]) -> dict[tuple[str, str], list[int]]:
+    """staff_of_cities' people as ids alone, in one query (the cities' active users with their roles, no user
+    read into Python): what a message's key needs."""
+    cities = sorted({city for city, _ in wanted})
+    if not cities:
+        return {pair: [] for pair in wanted}
+    rows = (
+        CityAccess.objects.filter(jurisdiction__in=cities, user__is_active=True)
+        .order_by("user_id", "jurisdiction")
+        .values_list("user_id", "jurisdiction", "user__groups__name")
+    )
+    cities_of: list[tuple[int, str]] = []
+    names: dict[int, set[str]] = {}
+    for user_id, city, name in rows:  # a row per role of the user (None when it has none)
+        if not cities_of or cities_of[-1] != (user_id, city):
+            cities_of.append((user_id, city))
+        has = names.setdefault(user_id, set())
+        if name is not None:
+            has.add(name)
+    return _choose_staff(wanted, cities_of, names)
+
+
+def _choose_staff(
+    wanted: list[tuple[str, str]], cities_of: list[tuple[int, str]], names: dict[int, set[str]]
+) -> dict[tuple[str, str], list[int]]:
+    """The ids of each (city, roles) pair's staff, from the (user, city) pairs of access in user order and each
+    user's roles: never an auditor alone, only the roles asked when any."""
+    out: dict[tuple[str, str], list[int]] = {pair: [] for pair in wanted}
     for user_id, city in cities_of:
         has = names[user_id]
         if not has - {"auditor"}:
@@ -119,7 +154,7 @@ def staff_of_cities(wanted: list[tuple[str, str]]) -> dict[tuple[str, str], list
                 continue
             asked = {r for r in roles.split(",") if r}
             if not asked or has & asked:
-                out[pair].append(users[user_id])
+                out[pair].append(user_id)
     return out
 
 

@@ -24,6 +24,7 @@ from dogcase.messaging.outbox import (
     owner_ids_by_dog,
     owners_by_dog,
     recipient_key,
+    staff_ids_of_cities,
     staff_of_cities,
 )
 
@@ -229,10 +230,11 @@ def stored_keys(keys: list[str]) -> set[str]:
         return set()
     if connection.vendor == "postgresql":
         among = RawSQL('"messaging_message"."key" = ANY(%s)', [keys], output_field=BooleanField())  # noqa: S611
-        return set(Message.objects.filter(Q(among)).values_list("key", flat=True))
+        return set(Message.objects.filter(Q(among)).order_by().values_list("key", flat=True))
     stored: set[str] = set()
     for start in range(0, len(keys), 500):
-        stored.update(Message.objects.filter(key__in=keys[start : start + 500]).values_list("key", flat=True))
+        chunk = keys[start : start + 500]
+        stored.update(Message.objects.filter(key__in=chunk).order_by().values_list("key", flat=True))
     return stored
 
 
@@ -240,11 +242,11 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
     """Queue today's reminders (owners' deadlines to the owners, the city's to its staff); the counts of
     messages the day's reminders have (those sent by an earlier run of the day included).
 
-    The day's obligations are read in one statement, the ids of the owners of all their dogs in one, the
-    cities' staff in two, the messages already stored in one (one per 500 keys on SQLite); then, for the
-    messages still to be written only, the owners in one and the obligations in one per 500: a second sweep the
-    same day, which has nothing new to send, costs a few queries whatever the number of deadlines, and builds no
-    obligation, no owner and no message."""
+    The day's obligations are read in one statement, the ids of the owners of all their dogs in one, the ids
+    of the cities' staff in one, the messages already stored in one (one per 500 keys on SQLite); then, for
+    the messages still to be written only, the owners in one, the staff in two and the obligations in one per
+    500: a second sweep the same day, which has nothing new to send, costs four queries whatever the number of
+    deadlines, and builds no obligation, no owner, no user and no message."""
     at = at or timezone.now()
     today = timezone.localdate(at)
     items = _items(reminder_rows(today), today)
@@ -252,7 +254,7 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
     # who each message goes to, by id: enough for the messages' keys (the people are read below, for the
     # messages still to write only)
     owner_ids = owner_ids_by_dog({row.dog_id for row, _, to, _, _ in items if to == "owners"}, today)
-    staff = staff_of_cities(
+    staff_ids = staff_ids_of_cities(
         sorted({(row.jurisdiction, row.staff_roles) for row, _, to, _, _ in items if to == "staff"})
     )
     recipients = []  # each item's stored keys, one a recipient
@@ -260,7 +262,7 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
         ids = (
             owner_ids.get(row.dog_id, [])
             if to == "owners"
-            else [u.pk for u in staff[(row.jurisdiction, row.staff_roles)]]
+            else staff_ids[(row.jurisdiction, row.staff_roles)]
         )
         recipients.append([message_key(recipient_key(key, to, pk)) for pk in ids])
     # the keys of the messages stored already, not the messages: a run that has nothing new to send (a second
@@ -274,7 +276,12 @@ def send_reminders(at: dt.datetime | None = None) -> dict[str, int]:
             counts[item[1]] += len(keys)
         else:
             to_write.append(item)
+    if not to_write:  # the day's reminders were all sent already: nothing more to read
+        return counts
     owners = owners_by_dog({row.dog_id for row, _, to, _, _ in to_write if to == "owners"}, today)
+    staff = staff_of_cities(
+        sorted({(row.jurisdiction, row.staff_roles) for row, _, to, _, _ in to_write if to == "staff"})
+    )
     wanted = sorted({row.pk for row, *_ in to_write})
     obligations: dict[int, Obligation] = {}
     for start in range(0, len(wanted), 500):

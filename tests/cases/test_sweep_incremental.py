@@ -116,8 +116,9 @@ def test_a_sweep_with_nothing_due_recomputes_nothing_and_takes_no_audit_lock(dem
 def test_the_sweep_queries_do_not_grow_with_the_cases(demo, django_assert_max_num_queries):
     later = timezone.now() + dt.timedelta(days=3)
     acts.sweep(at=later)
-    # (the sixth: the cities' choices of what their law leaves to them, all cities at once)
-    with django_assert_max_num_queries(6):
+    # the open cases by law with their overdue obligations, the cities' choices of what their law leaves to
+    # them (all cities at once), and the rows whose time came with the cases computed as of a later instant
+    with django_assert_max_num_queries(3):
         acts.sweep(at=later + dt.timedelta(minutes=5))
 
 
@@ -307,3 +308,41 @@ def test_the_sweep_with_nothing_changed_does_the_same_work_for_three_times_the_c
 
     # one fingerprint per installed jurisdiction, at most (a city's own pack may sit beside the shipped ones)
     assert fingerprints <= len(library().jurisdictions) and built == 0
+
+
+def _counted(city: str | None = None) -> dict[str, int]:
+    """The sweep report's counts straight from the rows: the open cases of installed packs, those of a pack not
+    installed, and the overdue obligations of the former."""
+    from dogcase.law import library
+
+    installed = [j for j in library().jurisdictions if not city or j == city]
+    open_cases = Case.objects.filter(status=Case.Status.OPEN)
+    if city:
+        open_cases = open_cases.filter(jurisdiction=city)
+    swept = open_cases.filter(jurisdiction__in=installed)
+    return {
+        "cases": swept.count(),
+        "not_installed": open_cases.exclude(jurisdiction__in=installed).count(),
+        "overdue": Obligation.objects.filter(status="overdue", case__in=swept).count(),
+    }
+
+
+def test_the_report_counts_open_cases_and_their_overdue_obligations_whether_or_not_it_recomputed(story):
+    settle = at(40, 12)
+    _cases(story, 6)  # three Battle Lake cases whose owner's times run out, three Tracy cases just opened
+    report = acts.sweep(at=settle)  # times ran out: the overdue obligations are counted after the recompute
+    assert report.recomputed > 0
+    assert {k: getattr(report, k) for k in ("cases", "not_installed", "overdue")} == _counted()
+    assert report.overdue > 0
+    # one case closed and one moved to a pack no longer installed, behind the application's back: their
+    # overdue rows stay, and are not the swept cases'
+    closed, moved = Case.objects.filter(jurisdiction="battle-lake-mn").order_by("pk")[:2]
+    Case.objects.filter(pk=closed.pk).update(status=Case.Status.CLOSED)
+    Case.objects.filter(pk=moved.pk).update(jurisdiction="old-town-mn")
+    left_out = Obligation.objects.filter(status="overdue", case__in=[closed, moved]).count()
+    assert left_out >= 2
+    for city in (None, "battle-lake-mn", "tracy-mn", "old-town-mn"):
+        quiet = acts.sweep(at=settle + dt.timedelta(minutes=5), jurisdiction=city)
+        assert (quiet.recomputed, quiet.tasks_raised, quiet.changes) == (0, 0, 0), city
+        assert {k: getattr(quiet, k) for k in ("cases", "not_installed", "overdue")} == _counted(city), city
+    assert _counted() == {"cases": report.cases - 2, "not_installed": 1, "overdue": report.overdue - left_out}

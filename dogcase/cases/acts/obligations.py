@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, Q
+from django.db import connection, transaction
+from django.db.models import CharField, Q, Value
 from django.utils import timezone
 
 from dogcase.cases.access import require_city, staff_roles, staff_roles_for_pack_roles
@@ -351,30 +351,40 @@ def sweep(
     if jurisdiction:
         cases = cases.filter(jurisdiction=jurisdiction)
     installed = [j for j in lib.jurisdictions if not jurisdiction or j == jurisdiction]
-    counts = cases.aggregate(all=Count("pk"), installed=Count("pk", filter=Q(jurisdiction__in=installed)))
-    report.cases, report.not_installed = counts["installed"], counts["all"] - counts["installed"]
+    # the open cases by city and law, with their overdue obligations: the report's counts and whether any
+    # case's law is not the law in force, in one statement (the only one that reads every open case)
+    by_law = _open_cases_by_law(jurisdiction)
+    report.cases = sum(n for (jid, _), (n, _) in by_law.items() if jid in installed)
+    report.not_installed = sum(n for (jid, _), (n, _) in by_law.items() if jid not in installed)
+    overdue_before = sum(o for (jid, _), (_, o) in by_law.items() if jid in installed)
     cases = cases.filter(jurisdiction__in=installed)
     # every query below is a range of an index: the sweep's cost grows with what is due or changed
     if full:
         law_ids: list[int] = []
         other_ids = list(cases.order_by("pk").values_list("pk", flat=True))
     else:
-        # one seek of the (status, jurisdiction, law_fingerprint) index on either side of each jurisdiction's
-        # law in force: the terms are whole, so the database ORs index ranges instead of scanning
-        stale_law = Q(pk__in=[])
         marks = city_choices_marks(installed)  # the cities' choices (City settings), in one query
-        for jid in installed:
-            fingerprint = law_fingerprint(lib.get(jid), at, marks[jid])
-            for other in (Q(law_fingerprint__lt=fingerprint), Q(law_fingerprint__gt=fingerprint)):
-                stale_law |= Q(status=Case.Status.OPEN, jurisdiction=jid) & other
-        law_ids = sorted(Case.objects.filter(stale_law).order_by().values_list("pk", flat=True))
-        # the rows whose time has come; an overdue one has its tasks still to raise
+        in_force = {jid: law_fingerprint(lib.get(jid), at, marks[jid]) for jid in installed}
+        law_ids = []
+        if any(jid in in_force and mark != in_force[jid] for jid, mark in by_law):
+            # one seek of the (status, jurisdiction, law_fingerprint) index on either side of each
+            # jurisdiction's law in force: the terms are whole, so the database ORs index ranges
+            stale_law = Q(pk__in=[])
+            for jid, fingerprint in in_force.items():
+                for other in (Q(law_fingerprint__lt=fingerprint), Q(law_fingerprint__gt=fingerprint)):
+                    stale_law |= Q(status=Case.Status.OPEN, jurisdiction=jid) & other
+            law_ids = sorted(Case.objects.filter(stale_law).order_by().values_list("pk", flat=True))
+        # the rows whose time has come (an overdue one has its tasks still to raise), and the open cases whose
+        # rows were computed as of a later instant than this sweep's (a sweep run for an earlier date), in one
+        # statement of two index ranges
         come = Obligation.objects.filter(sweep_at__lte=at).order_by().values_list("case_id", "status")
-        due = {case_id for case_id, status in come if status != "overdue"}
+        later = cases.filter(obligations_at__gt=at).values_list("pk", Value(LATER, output_field=CharField()))
+        come = list(come.union(later, all=True).order_by())
+        due = {case_id for case_id, status in come if status not in ("overdue", LATER)}
         if due:
             due = set(cases.filter(pk__in=due).values_list("pk", flat=True))
-        # rows computed as of a later instant than this sweep's (a sweep run for an earlier date)
-        due |= set(cases.filter(obligations_at__gt=at).values_list("pk", flat=True))
+        due |= {case_id for case_id, status in come if status == LATER}
+        come = [(case_id, status) for case_id, status in come if status != LATER]
         other_ids = sorted(due - set(law_ids))
     report.law_changed = len(law_ids)
     if full:  # a rabies observation's row deleted behind the application's back (the city's procedure)
@@ -423,8 +433,44 @@ def sweep(
             for ob in handled:
                 report.tasks_raised += _raise_tasks(case, ob, at)
             handled.exclude(sweep_at=None).update(sweep_at=None)
-    report.overdue = overdue.count()
+    # nothing recomputed: no obligation's status moved since the open cases were counted
+    report.overdue = overdue.count() if report.recomputed else overdue_before
     return report
+
+
+# a row of the sweep's statement of what came due that is an open case computed as of a later instant (not a
+# status of an obligation)
+LATER = "later"
+
+OPEN_CASES_BY_LAW = """
+SELECT c.{jurisdiction}, c.{law_fingerprint}, COUNT(*), SUM(COALESCE(o.overdue, 0))
+FROM {case} c
+LEFT JOIN (
+    SELECT {case_id}, COUNT(*) AS overdue FROM {obligation} WHERE {status} = %s GROUP BY {case_id}
+) o ON o.{case_id} = c.{id}
+WHERE c.{status} = %s{city}
+GROUP BY c.{jurisdiction}, c.{law_fingerprint}
+"""
+
+
+def _open_cases_by_law(jurisdiction: str | None) -> dict[tuple[str, str], tuple[int, int]]:
+    """{(jurisdiction, law fingerprint): (open cases, their overdue obligations)}, of one city when given: the
+    open cases read once, their overdue obligations through the (status, case) index."""
+    q = connection.ops.quote_name
+    sql = OPEN_CASES_BY_LAW.format(
+        case=q(Case._meta.db_table),
+        obligation=q(Obligation._meta.db_table),
+        id=q(Case._meta.pk.column),
+        case_id=q(Obligation._meta.get_field("case").column),
+        jurisdiction=q("jurisdiction"),
+        law_fingerprint=q("law_fingerprint"),
+        status=q("status"),
+        city=f" AND c.{q('jurisdiction')} = %s" if jurisdiction else "",
+    )
+    params = ["overdue", Case.Status.OPEN.value, *([jurisdiction] if jurisdiction else [])]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {(jid, mark): (int(n), int(overdue or 0)) for jid, mark, n, overdue in cursor.fetchall()}
 
 
 def _record_law_change(case: Case, changes: list[dict], old_fingerprint: str, at: dt.datetime) -> None:
