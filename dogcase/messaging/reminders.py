@@ -224,12 +224,22 @@ def _items(rows: list[Due], today: dt.date) -> list[tuple[Due, str, str, str, di
 
 
 def stored_keys(keys: list[str]) -> set[str]:
-    """Which of the message keys are stored already: on PostgreSQL in one query (the keys one array), elsewhere
-    in one per 500 keys (SQLite's limit on a statement's values)."""
+    """Which of the message keys are stored already: on PostgreSQL in one query (the keys one array: given as
+    one text of lines when no key holds a line break, which the client quotes and the server reads several
+    times faster than an array of as many values), elsewhere in one per 500 keys (SQLite's limit on a
+    statement's values)."""
     if not keys:
         return set()
     if connection.vendor == "postgresql":
-        among = RawSQL('"messaging_message"."key" = ANY(%s)', [keys], output_field=BooleanField())  # noqa: S611
+        if any("\n" in k for k in keys):
+            among = RawSQL('"messaging_message"."key" = ANY(%s)', [keys], output_field=BooleanField())  # noqa: S611
+        else:
+            lines = "\n".join(keys)
+            among = RawSQL(  # noqa: S611 - the keys are a parameter
+                '"messaging_message"."key" = ANY(string_to_array(%s, E\'\\n\'))',
+                [lines],
+                output_field=BooleanField(),
+            )
         return set(Message.objects.filter(Q(among)).order_by().values_list("key", flat=True))
     stored: set[str] = set()
     for start in range(0, len(keys), 500):

@@ -526,6 +526,11 @@ def test_the_keys_stored_already_are_found_among_many_in_one_query_on_postgresql
     assert found == stored
     assert len(ctx.captured_queries) == (1 if connection.vendor == "postgresql" else 3)
     assert stored_keys([]) == set()
+    # the keys are given to PostgreSQL as lines of one text: a key with a line break is given as an array
+    broken = "reminder:line\nbreak"
+    Message.objects.filter(key=keys[0]).update(key=broken)
+    assert stored_keys(sorted([broken, *keys[:14], "reminder:line"])) == {broken, keys[7]}
+    assert stored_keys(["reminder:line", "break"]) == set()
 
 
 def test_the_day_s_rows_from_the_compiled_statement_are_the_orm_s_rows_on_every_day(make_case, story):

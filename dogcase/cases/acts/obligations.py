@@ -351,12 +351,11 @@ def sweep(
     if jurisdiction:
         cases = cases.filter(jurisdiction=jurisdiction)
     installed = [j for j in lib.jurisdictions if not jurisdiction or j == jurisdiction]
-    # the open cases by city and law, with their overdue obligations: the report's counts and whether any
-    # case's law is not the law in force, in one statement (the only one that reads every open case)
-    by_law = _open_cases_by_law(jurisdiction)
-    report.cases = sum(n for (jid, _), (n, _) in by_law.items() if jid in installed)
-    report.not_installed = sum(n for (jid, _), (n, _) in by_law.items() if jid not in installed)
-    overdue_before = sum(o for (jid, _), (_, o) in by_law.items() if jid in installed)
+    # the open cases by city and law (the report's counts, and whether any case's law is not the law in
+    # force) with the count of their overdue obligations, in one statement of index ranges
+    by_law, overdue_before = _open_cases_by_law(jurisdiction, installed)
+    report.cases = sum(n for (jid, _), n in by_law.items() if jid in installed)
+    report.not_installed = sum(n for (jid, _), n in by_law.items() if jid not in installed)
     cases = cases.filter(jurisdiction__in=installed)
     # every query below is a range of an index: the sweep's cost grows with what is due or changed
     if full:
@@ -434,7 +433,9 @@ def sweep(
                 report.tasks_raised += _raise_tasks(case, ob, at)
             handled.exclude(sweep_at=None).update(sweep_at=None)
     # nothing recomputed: no obligation's status moved since the open cases were counted
-    report.overdue = overdue.count() if report.recomputed else overdue_before
+    report.overdue = (
+        overdue_before if overdue_before is not None and not report.recomputed else overdue.count()
+    )
     return report
 
 
@@ -442,35 +443,53 @@ def sweep(
 # status of an obligation)
 LATER = "later"
 
+# The open cases by city and law, read from the (status, jurisdiction, law_fingerprint) index alone; beside them
+# the overdue obligations of every case, and those of the cases that are not open (the status's ranges on
+# either side of open: an index range, not a scan), both read from the (status, case) index.
 OPEN_CASES_BY_LAW = """
-SELECT c.{jurisdiction}, c.{law_fingerprint}, COUNT(*), SUM(COALESCE(o.overdue, 0))
-FROM {case} c
-LEFT JOIN (
-    SELECT {case_id}, COUNT(*) AS overdue FROM {obligation} WHERE {status} = %s GROUP BY {case_id}
-) o ON o.{case_id} = c.{id}
-WHERE c.{status} = %s{city}
-GROUP BY c.{jurisdiction}, c.{law_fingerprint}
+SELECT {jurisdiction}, {law_fingerprint}, COUNT(*){overdue}
+FROM {case} WHERE {status} = %s{city}
+GROUP BY {jurisdiction}, {law_fingerprint}
 """
+OVERDUE = """,
+    (SELECT COUNT(*) FROM {obligation} WHERE {status} = %s),
+    (SELECT COUNT(*) FROM {obligation} o JOIN {case} c ON c.{id} = o.{case_id}
+     WHERE o.{status} = %s AND (c.{status} < %s OR c.{status} > %s))"""
 
 
-def _open_cases_by_law(jurisdiction: str | None) -> dict[tuple[str, str], tuple[int, int]]:
-    """{(jurisdiction, law fingerprint): (open cases, their overdue obligations)}, of one city when given: the
-    open cases read once, their overdue obligations through the (status, case) index."""
+def _open_cases_by_law(
+    jurisdiction: str | None, installed: list[str]
+) -> tuple[dict[tuple[str, str], int], int | None]:
+    """{(jurisdiction, law fingerprint): open cases}, of one city when given, and the overdue obligations of
+    the open cases of the installed packs: every overdue obligation but those of a case not open, in the same
+    statement (one snapshot), when every open case is of an installed pack and no city is asked for; None
+    otherwise (the caller counts them itself)."""
     q = connection.ops.quote_name
-    sql = OPEN_CASES_BY_LAW.format(
-        case=q(Case._meta.db_table),
-        obligation=q(Obligation._meta.db_table),
-        id=q(Case._meta.pk.column),
-        case_id=q(Obligation._meta.get_field("case").column),
-        jurisdiction=q("jurisdiction"),
-        law_fingerprint=q("law_fingerprint"),
-        status=q("status"),
-        city=f" AND c.{q('jurisdiction')} = %s" if jurisdiction else "",
-    )
-    params = ["overdue", Case.Status.OPEN.value, *([jurisdiction] if jurisdiction else [])]
+    names = {
+        "case": q(Case._meta.db_table),
+        "obligation": q(Obligation._meta.db_table),
+        "id": q(Case._meta.pk.column),
+        "case_id": q(Obligation._meta.get_field("case").column),
+        "jurisdiction": q("jurisdiction"),
+        "law_fingerprint": q("law_fingerprint"),
+        "status": q("status"),
+    }
+    open_ = Case.Status.OPEN.value
+    if jurisdiction:
+        sql = OPEN_CASES_BY_LAW.format(**names, overdue="", city=f" AND {q('jurisdiction')} = %s")
+        params = [open_, jurisdiction]
+    else:
+        overdue = OVERDUE.format(**names)
+        sql = OPEN_CASES_BY_LAW.format(**names, overdue=overdue, city="")
+        params = ["overdue", "overdue", open_, open_, open_]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return {(jid, mark): (int(n), int(overdue or 0)) for jid, mark, n, overdue in cursor.fetchall()}
+        rows = cursor.fetchall()
+    by_law = {(row[0], row[1]): int(row[2]) for row in rows}
+    if jurisdiction or any(jid not in installed for jid, _ in by_law):
+        return by_law, None
+    # no open case: none of their obligations is overdue
+    return by_law, (int(rows[0][3]) - int(rows[0][4]) if rows else 0)
 
 
 def _record_law_change(case: Case, changes: list[dict], old_fingerprint: str, at: dt.datetime) -> None:
