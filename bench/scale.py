@@ -16,10 +16,11 @@
 4. Pages by URL through Django's test Client, logged in as the demo user of each role: every role's dashboard,
    then (as the officer) the case, dog, person and incident pages, the lists (their first page, and a page
    90% into each, reached by its cursor as the page's own links reach it and checked to show the rows at that
-   depth), search (a surname, a dog's name) and the Law page: p50/p95 server time, bytes, queries; beside
-   each, two floors measured in the same run: the raw SQL of its main query through the same connection, and
-   an empty staff view through the same client and middleware (bench/scale_pages.py). The method (client,
-   requests, caches, when the tables were analyzed) is printed with the table.
+   depth), search (the most common surname and dog name of the cities) and the Law page: p50/p95 server
+   time, bytes, queries; beside each, two floors measured in the same run: the raw SQL of its main query
+   through the same connection, and an empty staff view through the same client and middleware
+   (bench/scale_pages.py). The method (client, requests, caches, when the tables were analyzed) is printed
+   with the table.
 5. A year's report per city (busiest first): the year that ends on the day the city's last case was opened
    (the seeded cases are opened over the year and a bit before the day they were seeded), with the number of
    cases it holds. `figures.report` in this process, the report page and the annual PDF (of that last day's

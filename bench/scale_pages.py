@@ -365,7 +365,7 @@ def page_urls(client, user) -> tuple[list[tuple[str, str, dict]], dict]:
     cities = cities_of(user)
     case = Case.objects.filter(jurisdiction="battle-lake-mn").order_by("-version", "pk").first()
     owner = case.dog.owners.order_by("pk").first()
-    surname = owner.full_name.split()[-1] if owner else "Olson"
+    (surname, bearers), (dog_name, dogs_named) = most_common(cities)
 
     urls = [
         ("case page", f"/cases/{case.number}", {"sql": record_sql(Case, "number", case.number)}),
@@ -386,11 +386,34 @@ def page_urls(client, user) -> tuple[list[tuple[str, str, dict]], dict]:
                 (name, url, {"list": spec, "depth": depth, "sql": list_sql(spec, cities, after, size + 1)})
             )
     urls += [
-        (f"search: surname ({surname})", f"/search?q={surname}", {}),
-        (f"search: dog name ({case.dog.name})", f"/search?q={case.dog.name}", {}),
+        (f"search: the most common surname ({surname}, {bearers:,} people)", f"/search?q={surname}", {}),
+        (f"search: the most common dog name ({dog_name}, {dogs_named:,} dogs)", f"/search?q={dog_name}", {}),
         ("Law page", "/law/battle-lake-mn/", {}),
     ]
-    return urls, {"case": case.number, "surname": surname, "dog_name": case.dog.name}
+    return urls, {"case": case.number, "surname": surname, "dog_name": dog_name}
+
+
+def most_common(cities) -> tuple[tuple[str, int], tuple[str, int]]:
+    """The surname most people of `cities` bear (the last word of a name of two words: a business's name is not
+    a person's) and the name most of their dogs bear, each with how many bear it: what search is timed on."""
+    from collections import Counter
+
+    from django.db.models import Count
+
+    from dogcase.cases.models import Dog, Person
+
+    names = Person.objects.filter(jurisdiction__in=cities).values_list("full_name", flat=True)
+    surnames = Counter(words[1] for name in names.iterator() if len(words := name.split()) == 2)
+    surname = min(surnames.items(), key=lambda kv: (-kv[1], kv[0]), default=("Olson", 0))
+    named = (
+        Dog.objects.filter(jurisdiction__in=cities)
+        .values("name")
+        .annotate(n=Count("id"))
+        .order_by("-n", "name")
+        .values_list("name", "n")
+        .first()
+    )
+    return surname, named or ("Bailey", 0)
 
 
 def sql_floor(client, url: str, plan: dict, user, reps: int, budget: float) -> dict:

@@ -107,3 +107,22 @@ def test_every_page_has_its_two_floors_and_the_table_prints_them(data_set):
     assert "| page (role) | p50 ms | p95 ms | queries | floor raw SQL ms | floor empty request ms |" in text
     assert "- client: django.test.Client" in text and "- analyze: none" in text
     assert "| dog list, page 1 (officer) |" in text and " (cursor) (officer) |" in text
+
+
+def test_search_is_timed_on_the_most_common_surname_and_dog_name(data_set, officer, client):
+    from collections import Counter
+
+    from dogcase.cases.models import Dog, Person
+
+    cities = cities_of(officer)
+    (surname, bearers), (dog_name, dogs_named) = scale_pages.most_common(cities)
+    people = [
+        n.split() for n in Person.objects.filter(jurisdiction__in=cities).values_list("full_name", flat=True)
+    ]
+    surnames = Counter(words[1] for words in people if len(words) == 2)
+    assert bearers == max(surnames.values()) == surnames[surname] > 1
+    dogs = Counter(Dog.objects.filter(jurisdiction__in=cities).values_list("name", flat=True))
+    assert dogs_named == max(dogs.values()) == dogs[dog_name] > 1
+    urls, chosen = scale_pages.page_urls(client, officer)
+    assert (chosen["surname"], chosen["dog_name"]) == (surname, dog_name)
+    assert f"/search?q={surname}" in [url for _name, url, _plan in urls]
