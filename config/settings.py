@@ -201,8 +201,11 @@ if DATABASES["default"]["ENGINE"].endswith(("postgresql", "postgis")) and DOGCAS
 # The dashboard's statements are the same words at every request of a user's kind of dashboard but for the moment
 # (dogcase/staff/prepared.py): "on" (the default) prepares each once on a PostgreSQL connection and sends only the
 # moment after, planned once for every moment (plan_cache_mode force_generic_plan, asked when the connection
-# opens where startup options are allowed, DOGCASE_PG_JIT=off; dogcase prepares no other statement); "off" for a
-# pooler that hands a session's statements to other server connections (PgBouncer in transaction mode).
+# opens where startup options are allowed, DOGCASE_PG_JIT=off; else `ALTER ROLE dogcase SET plan_cache_mode =
+# force_generic_plan` on the server); "off" for a pooler that hands a session's statements to other server
+# connections (PgBouncer in transaction mode). dogcase prepares no other statement: Django's cursors bind their
+# values on the client and never prepare (OPTIONS "server_side_binding" would let psycopg prepare every
+# statement, which this setting would then plan generically too).
 DOGCASE_PG_PREPARE = os.getenv("DOGCASE_PG_PREPARE", "on")
 if DOGCASE_PG_PREPARE not in ("on", "off"):
     raise ImproperlyConfigured(

@@ -276,7 +276,12 @@ def _statement(a: tuple[str, list] | None, b: tuple[str, list] | None, moments: 
     at = tuple(i for i, (x, y) in enumerate(zip(params_a, params_b, strict=True)) if x != y)
     if any(params_a[i] != moments[0] or params_b[i] != moments[1] for i in at):
         raise ValueError("a value other than the moment changed")
-    text = prepared.inlined(sql_a, params_a, at) if prepared.enabled() else None
+    text = None
+    if prepared.enabled():
+        try:
+            text = prepared.inlined(sql_a, params_a, at)
+        except ValueError:
+            text = None  # kept, sent unprepared
     return _Statement(sql_a, tuple(params_a), at, text)
 
 
