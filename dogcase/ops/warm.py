@@ -12,13 +12,21 @@ ordinary object again and is collected as usual; the frozen, superseded pack sta
 from __future__ import annotations
 
 import gc
+import logging
+
+log = logging.getLogger(__name__)
 
 
 def ready_for_requests() -> int:
-    """Read the law packs, collect what starting left behind, and freeze the rest: the number of objects frozen."""
+    """Read the law packs, collect what starting left behind, and freeze the rest: the number of objects frozen.
+    Packs that do not load do not stop the process from starting: the error is logged, and the requests that
+    need the law meet it as they did before (a city's pages answer with the error, the rest of the site works)."""
     from dogcase.law import library
 
-    library()
+    try:
+        library()
+    except Exception:
+        log.exception("the law packs did not load before the first request")
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()

@@ -38,3 +38,15 @@ def test_the_wsgi_application_is_made_ready_when_it_is_loaded(unfrozen):
     module = importlib.import_module("config.wsgi")
     assert callable(module.application)
     assert gc.get_freeze_count() > 0
+
+
+def test_packs_that_do_not_load_do_not_stop_the_process(unfrozen, monkeypatch, caplog):
+    from dogcase.law import PackError
+    from dogcase.ops import warm
+
+    def broken():
+        raise PackError("pack.yaml", None, "a broken pack")
+
+    monkeypatch.setattr("dogcase.law.library", broken)
+    assert warm.ready_for_requests() > 0
+    assert "did not load" in caplog.text and "a broken pack" in caplog.text
