@@ -174,18 +174,28 @@ def database_options(env) -> dict | str:
 @pytest.mark.parametrize(
     ("extra", "expected"),
     [
-        ({}, "{'options': '-c jit=off'}"),
+        # JIT off, and the generic plan for the dashboard's statements prepared on the connection
+        ({}, "{'options': '-c jit=off -c plan_cache_mode=force_generic_plan'}"),
         # what the operator's PGOPTIONS or the URL's ?options= asked for is kept, JIT off after it
-        ({"PGOPTIONS": "-c statement_timeout=5000"}, "{'options': '-c statement_timeout=5000 -c jit=off'}"),
+        (
+            {"PGOPTIONS": "-c statement_timeout=5000"},
+            "{'options': '-c statement_timeout=5000 -c jit=off -c plan_cache_mode=force_generic_plan'}",
+        ),
         (
             {"DATABASE_URL": "postgres://dogcase@db.internal/dogcase?options=-c%20search_path%3Dcity"},
-            "{'options': '-c search_path=city -c jit=off'}",
+            "{'options': '-c search_path=city -c jit=off -c plan_cache_mode=force_generic_plan'}",
         ),  # fmt: skip
+        # no statement prepared: no plan mode asked
+        ({"DOGCASE_PG_PREPARE": "off"}, "{'options': '-c jit=off'}"),
         # behind a pooler that refuses startup options: nothing asked (the role's setting does it)
         ({"DOGCASE_PG_JIT": "server"}, "{}"),
         (
             {"DOGCASE_PG_JIT": "no"},
             "ImproperlyConfigured: Unexpected value DOGCASE_PG_JIT='no', use 'off' or 'server'",
+        ),
+        (
+            {"DOGCASE_PG_PREPARE": "yes"},
+            "ImproperlyConfigured: Unexpected value DOGCASE_PG_PREPARE='yes', use 'on' or 'off'",
         ),
     ],
 )
