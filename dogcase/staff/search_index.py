@@ -209,9 +209,7 @@ def among(key: str, ids) -> Q:
     if connection.vendor == "postgresql" and isinstance(ids, list):
         if not ids:
             return Q(**{f"{key}__in": []})
-        # the array as its text ("{1,2,3}"), which the client sends as it is
-        literal = "{" + ",".join(str(int(pk)) for pk in ids) + "}"
-        unnested = RawSQL("SELECT unnest(%s::bigint[])", [literal])  # noqa: S611 - no text
+        unnested = RawSQL("SELECT unnest(%s::bigint[])", [_array_text(ids)])  # noqa: S611 - no text
         return Q(_InArray(F(key), unnested))
     if connection.vendor == "sqlite" and isinstance(ids, list):
         if not ids:
@@ -221,12 +219,17 @@ def among(key: str, ids) -> Q:
     return Q(**{f"{key}__in": ids})
 
 
+def _array_text(ids) -> str:
+    """Ids as PostgreSQL's text of an array ("{1,2,3}"), which the client sends as it is."""
+    return "{" + ",".join(str(int(pk)) for pk in ids) + "}"
+
+
 def _in(column: str, ids: list[int]) -> tuple[str, list]:
     """`column` is one of `ids`, as `among` writes it: on PostgreSQL an array the planner does not see (read
     by the column's index), on SQLite a JSON array read by json_each."""
     ids = [int(pk) for pk in ids]
     if connection.vendor == "postgresql":
-        return f'"{column}" = ANY(ARRAY(SELECT unnest(%s::bigint[])))', ["{" + ",".join(map(str, ids)) + "}"]
+        return f'"{column}" = ANY(ARRAY(SELECT unnest(%s::bigint[])))', [_array_text(ids)]
     return f'"{column}" IN (SELECT value FROM json_each(%s))', [json.dumps(ids)]  # noqa: S608 - our names
 
 
