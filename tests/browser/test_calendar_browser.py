@@ -70,6 +70,7 @@ def test_the_calendar_and_the_days_mail_at_desktop_and_phone_widths(live_server,
         assert item.is_visible()
         assert str(hearing.inputs.get("place")) in page.locator(".week-list").inner_text()
         page.get_by_role("link", name="Next week").click()
+        page.wait_for_url(lambda url: "view=week" in url and day.isoformat() not in url)
         assert f"case {number}" not in page.locator(".week-list").inner_text()
         page.get_by_role("link", name="Mail today").first.click()
         page.wait_for_url(f"{live_server.url}/mail/today")
@@ -85,6 +86,7 @@ def test_the_calendar_and_the_days_mail_at_desktop_and_phone_widths(live_server,
     assert waiting > 0
     page.get_by_role("button", name="Mark all as mailed today…").click()
     confirm = page.get_by_role("button", name=f"Yes, record {waiting} as mailed today")
+    confirm.wait_for(state="visible")  # the confirmation is the form's answer from the server: wait for it
     assert confirm.is_visible()
     fits(page, "the confirmation")
     confirm.click()

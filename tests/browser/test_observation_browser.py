@@ -69,6 +69,7 @@ def test_the_observation_under_way_at_desktop_and_phone_widths(live_server, brow
             page.locator("#outcome").select_option(label="Healthy at the end of the observation")
             page.get_by_role("button", name="Record", exact=True).click()
             error = page.locator("#outcome_on-error")
+            error.wait_for(state="visible")  # the form comes back from the server with the message
             assert error.is_visible() and "date of the outcome" in error.inner_text()
             assert page.get_by_label("Date of the outcome").get_attribute("aria-invalid") == "true"
             fits(page, "the form with an error")

@@ -55,6 +55,7 @@ def test_a_state_only_city_runs_a_dangerous_case_in_the_browser(
     # The administrator fills in the city's settings: the documents cannot be issued without them.
     log_in(page, live_server, "admin")
     page.get_by_role("link", name="City settings").click()
+    page.wait_for_url(re.compile(r".*/city-settings/.*"))
     assert page.get_by_role("heading", level=1).inner_text() == f"City settings: {full}"
     assert "still missing" in page.locator("main").inner_text()
     page.locator("#animal_control_authority-address").fill("City Hall, 1 Main Street, Example, MN 56000")
