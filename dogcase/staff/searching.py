@@ -39,16 +39,12 @@ def _first(rows, key, limit: int = SEARCH_LIMIT) -> list:
     return sorted(rows, key=key)[:limit]
 
 
-def by_name(dog: Dog):
-    return (dog.name.casefold(), dog.pk)
-
-
 def search(user, query: str) -> SearchResults:
     """Dogs, people, incidents and cases of the user's cities with the text in a name, number, microchip,
     licence, breed, phone, e-mail or address, each found through the search index (staff/search_index.py):
     a fixed number of queries whatever the number of records, each term reading at most MATCH_LIMIT matches.
 
-    First each table's search index is read once (`search_index.matched_fields`: at most MATCH_LIMIT ids
+    First each table's search index is read once (`search_index.matched_tables`: at most MATCH_LIMIT ids
     of the matches of all its fields, and among them those of the narrower fields some lists search: a
     person's name, a dog's names and numbers, a dog's name, an incident's number). Then each list is one
     query: its rows by their key (`search_index.among`), the ids those of the first SEARCH_LIMIT rows of each
@@ -65,7 +61,7 @@ def search(user, query: str) -> SearchResults:
 
     # each table's search index read once: the ids of the matches of all its fields, and of the narrower
     # fields that some lists search (a person's name, a dog's names and numbers, a dog's name, an incident's
-    # number) taken from the same rows (search_index.matched_fields), all the tables in one statement
+    # number) taken from the same rows (search_index.matched_tables), all the tables in one statement
     (
         (people_found, named),
         (dogs_found, dogs_identified, dogs_named),
@@ -101,7 +97,10 @@ def search(user, query: str) -> SearchResults:
         [("id", dogs_found), ("id", owned), ("premises_id", premises_found)],
         SEARCH_LIMIT,
     )
-    results.dogs = _first(Dog.objects.filter(found).select_related("premises") if found else [], by_name)
+    results.dogs = _first(
+        Dog.objects.filter(found).select_related("premises") if found else [],
+        lambda d: (d.name.casefold(), d.pk),
+    )
     prefetch_related_objects(results.dogs, owners_prefetch())
     # each way a case is found read on its own, through its index (a case by its dog's id, by its incident's),
     # the newest first: one condition OR-ing them made the database walk every case in date order
